@@ -1,0 +1,237 @@
+/* rules.h - librules: the scoring rules of every supported rulebook, and the optimal advisor.
+ *
+ * What it promises:
+ * - Pure C, no I/O, no globals that change, no printing. Every function that can fail returns
+ *   a yz_status and fills a yz_rules_error whose message names the field at fault.
+ * - A profile (yz_profile) is one rulebook as data: its boxes, how each box scores, the upper
+ *   bonus, what happens to a second five-of-a-kind, the tiebreak order.
+ * - A card (yz_card) is one player's scorecard. yz_rules_options() lists exactly the boxes a
+ *   roll may legally go into, with the points each scores and any extra-Yahtzee bonus;
+ *   yz_rules_score() fills one of them and refuses anything else without changing the card.
+ * - yz_strategy is the exact solitaire optimum of a profile (dynamic programming over
+ *   scorecard states); the yz_advise_... functions answer "what keeps / which box" from it.
+ */
+#ifndef YZ_RULES_H
+#define YZ_RULES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define YZ_N_DICE 5
+#define YZ_N_FACES 6
+#define YZ_MAX_PLAYERS 6
+#define YZ_N_DISTINCT_ROLLS 252
+
+typedef enum {
+    YZ_OK = 0,
+    YZ_ERR_USAGE = 1,  /* a malformed argument (roll string, box name, profile name) */
+    YZ_ERR_DATA = 2,   /* well-formed but impossible or illegal (a filled box, a Fours of 7) */
+    YZ_ERR_NOMEM = 3,  /* an allocation failed */
+    YZ_ERR_FORMAT = 4, /* a serialized table that is truncated, corrupt or of another version */
+} yz_status;
+
+typedef struct {
+    yz_status code;
+    char message[256];
+} yz_rules_error;
+
+/* Every box any profile knows. A profile uses a subset, in its own display order. */
+typedef enum {
+    YZ_BOX_ONES,
+    YZ_BOX_TWOS,
+    YZ_BOX_THREES,
+    YZ_BOX_FOURS,
+    YZ_BOX_FIVES,
+    YZ_BOX_SIXES,
+    YZ_BOX_ONE_PAIR,
+    YZ_BOX_TWO_PAIRS,
+    YZ_BOX_THREE_KIND,
+    YZ_BOX_FOUR_KIND,
+    YZ_BOX_FULL_HOUSE,
+    YZ_BOX_SMALL_STRAIGHT,
+    YZ_BOX_LARGE_STRAIGHT,
+    YZ_BOX_YAHTZEE,
+    YZ_BOX_CHANCE,
+    YZ_BOX_COUNT
+} yz_box;
+
+#define YZ_BOX_IS_UPPER(box) ((box) <= YZ_BOX_SIXES)
+
+/* How the lower boxes score; each profile picks one of each. */
+typedef enum {
+    YZ_KIND_SUM_ALL,      /* 3/4 of a Kind score the total of all five dice (Yahtzee) */
+    YZ_KIND_SUM_MATCHING, /* ...score only the matching dice, highest qualifying face (Yatzy) */
+} yz_kind_scoring;
+
+typedef enum {
+    YZ_HOUSE_FIXED, /* Full House scores house_points */
+    YZ_HOUSE_SUM,   /* Full House scores the total of the dice (Scandinavian) */
+} yz_house_scoring;
+
+typedef enum {
+    YZ_STRAIGHT_RUNS,  /* small = any four in a row, large = any five in a row */
+    YZ_STRAIGHT_FIXED, /* small = exactly 1-2-3-4-5, large = exactly 2-3-4-5-6 (Scandinavian) */
+} yz_straight_scoring;
+
+/* What happens to a five-of-a-kind once the Yahtzee box is filled. */
+typedef enum {
+    YZ_EXTRA_NONE,   /* no bonus, no joker: score it like any roll (Yatzy) */
+    YZ_EXTRA_FREE,   /* bonus; any open box; joker in a lower box if its upper box is filled */
+    YZ_EXTRA_FORCED, /* bonus; matching upper box if open, else any lower box as a joker,
+                        else a zero in an upper box (Hasbro's rule sheet) */
+    YZ_EXTRA_TLG,    /* bonus; matching upper box if open, else a zero in an upper box, no joker */
+    YZ_EXTRA_BELKNAP /* bonus; matching upper box if open; after a scratched Yahtzee box only
+                        open upper boxes or Chance */
+} yz_extra_policy;
+
+/* One key of a tiebreak order: a box's score, the upper total, or "who went first". */
+typedef enum { YZ_TIE_BOX, YZ_TIE_UPPER_TOTAL, YZ_TIE_FIRST_PLAYER, YZ_TIE_END } yz_tie_kind;
+
+typedef struct {
+    yz_tie_kind kind;
+    yz_box box; /* for YZ_TIE_BOX */
+} yz_tiebreak;
+
+typedef struct {
+    const char *name;    /* "yahtzee", the --rules name */
+    const char *title;   /* one line: the rulebook it follows */
+    int n_boxes;
+    yz_box boxes[YZ_BOX_COUNT]; /* display order */
+    const char *box_labels[YZ_BOX_COUNT]; /* indexed by yz_box: "Aces", "House", ... */
+    yz_kind_scoring kinds;
+    yz_house_scoring house;
+    int house_points;
+    yz_straight_scoring straights;
+    int small_straight_points, large_straight_points;
+    int yahtzee_points;
+    int upper_bonus_threshold, upper_bonus;
+    yz_extra_policy extra;
+    int extra_yahtzee_bonus;
+    int min_players, max_players;
+    yz_tiebreak tiebreak[10];      /* ends with YZ_TIE_END; none = ties stand */
+    const char *notes[8];          /* the special rules and silent-rulebook choices, in words */
+} yz_profile;
+
+/* The profiles, in a fixed order; the first is the default. */
+size_t yz_rules_profile_count(void);
+const yz_profile *yz_rules_profile_at(size_t index);
+/* NULL if no profile has this name. */
+const yz_profile *yz_rules_profile_find(const char *name);
+const yz_profile *yz_rules_profile_default(void);
+
+/* Box names as used in cards and JSON: "aces", ..., "three_kind", "yahtzee", "one_pair".
+ * yz_rules_box_name() takes the profile's own spelling into account only through labels;
+ * the machine names are the same for every profile. */
+const char *yz_rules_box_name(yz_box box);
+/* Returns YZ_OK and sets *box if name is a box of this profile. */
+yz_status yz_rules_box_parse(const yz_profile *profile, const char *name, yz_box *box,
+                             yz_rules_error *err);
+int yz_rules_profile_has_box(const yz_profile *profile, yz_box box);
+
+typedef struct {
+    uint8_t dice[YZ_N_DICE]; /* each 1..6, in the order thrown */
+} yz_roll;
+
+/* Parses "5,2,5,6,5" (commas or spaces). what names the argument in error messages. */
+yz_status yz_rules_roll_parse(const char *text, const char *what, yz_roll *roll,
+                              yz_rules_error *err);
+int yz_rules_roll_is_yahtzee(const yz_roll *roll);
+
+#define YZ_OPEN (-1)
+typedef struct {
+    int16_t points[YZ_BOX_COUNT]; /* YZ_OPEN, or the points written in the box */
+    int16_t extra_yahtzees;       /* extra-Yahtzee bonuses earned so far */
+} yz_card;
+
+void yz_rules_card_init(yz_card *card);
+int yz_rules_card_is_open(const yz_card *card, yz_box box);
+/* Writes a value read from a file into the card, checking that the profile has the box, that
+ * it is still open, and that some roll could have scored value there. */
+yz_status yz_rules_card_set(const yz_profile *profile, yz_card *card, yz_box box, int value,
+                            yz_rules_error *err);
+/* Checks what yz_rules_card_set cannot see box by box (the extra-Yahtzee count). */
+yz_status yz_rules_card_check(const yz_profile *profile, const yz_card *card,
+                              yz_rules_error *err);
+int yz_rules_card_is_full(const yz_profile *profile, const yz_card *card);
+
+/* Points one box gives a roll on its own, without joker or forced-box rules. */
+int yz_rules_box_points(const yz_profile *profile, yz_box box, const yz_roll *roll);
+
+typedef struct {
+    yz_box box;
+    int points;       /* written in the box */
+    int bonus;        /* extra-Yahtzee bonus earned by this throw (same for every option) */
+    int joker;        /* points come from the joker rule */
+} yz_option;
+
+/* Fills out[] with every box this roll may legally be scored in, in the profile's display
+ * order, and returns how many (0 only when the card is full). */
+int yz_rules_options(const yz_profile *profile, const yz_card *card, const yz_roll *roll,
+                     yz_option out[YZ_BOX_COUNT]);
+
+/* Scores roll in box. Refuses (YZ_ERR_DATA, card untouched) a box that is not a legal option. */
+yz_status yz_rules_score(const yz_profile *profile, yz_card *card, const yz_roll *roll,
+                         yz_box box, yz_option *scored, yz_rules_error *err);
+
+typedef struct {
+    int upper;          /* sum of the upper boxes */
+    int upper_bonus;
+    int lower;          /* sum of the other boxes */
+    int yahtzee_bonus;  /* extra-Yahtzee bonuses */
+    int total;
+} yz_totals;
+
+void yz_rules_totals(const yz_profile *profile, const yz_card *card, yz_totals *totals);
+
+/* Ranks players by total, then by the profile's tiebreak. order[] receives player indices,
+ * best first; place[i] the 1-based place of player i (equal places for a tie that stands). */
+void yz_rules_standings(const yz_profile *profile, const yz_card *cards, int n_players,
+                        int order[], int place[]);
+
+/* ---- The optimal advisor --------------------------------------------------------------- */
+
+typedef struct yz_strategy yz_strategy;
+
+/* Options for building a strategy; zero-initialise, then set what you need. */
+typedef struct {
+    int n_threads;                                /* 0 = 2 */
+    void (*progress)(void *ctx, double fraction); /* called from the calling thread */
+    void *progress_ctx;
+    int no_extra_rules; /* test switch: ignore extra-Yahtzee bonus and jokers */
+} yz_strategy_options;
+
+/* Solves the profile: the expected future score of every scorecard state under optimal play. */
+yz_status yz_strategy_build(const yz_profile *profile, const yz_strategy_options *options,
+                            yz_strategy **out, yz_rules_error *err);
+void yz_strategy_free(yz_strategy *strategy);
+const yz_profile *yz_strategy_profile(const yz_strategy *strategy);
+
+/* Expected final score (points already on the card plus optimal future play) before a turn. */
+double yz_strategy_expected_total(const yz_strategy *strategy, const yz_card *card);
+
+/* Serialized table: a versioned header, the states, a checksum. See strategy.c for the layout.
+ * yz_strategy_serialize allocates *buf (free() it). */
+yz_status yz_strategy_serialize(const yz_strategy *strategy, uint8_t **buf, size_t *len,
+                                yz_rules_error *err);
+yz_status yz_strategy_deserialize(const yz_profile *profile, const uint8_t *buf, size_t len,
+                                  yz_strategy **out, yz_rules_error *err);
+
+typedef struct {
+    uint8_t keep[YZ_N_DICE]; /* the dice to keep, ascending */
+    int n_keep;
+    double expected; /* expected final score of the game */
+} yz_keep_advice;
+
+typedef struct {
+    yz_option option;
+    double expected; /* expected final score of the game after scoring here */
+} yz_box_advice;
+
+/* With throws_left 1 or 2: every distinct keep, best first. Returns how many were written. */
+int yz_advise_keeps(const yz_strategy *strategy, const yz_card *card, const yz_roll *roll,
+                    int throws_left, yz_keep_advice *out, int max_out);
+/* With no throws left: every legal box, best first. Returns how many were written. */
+int yz_advise_boxes(const yz_strategy *strategy, const yz_card *card, const yz_roll *roll,
+                    yz_box_advice *out, int max_out);
+
+#endif

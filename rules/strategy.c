@@ -1,0 +1,631 @@
+/* strategy.c - the exact solitaire optimum by dynamic programming, and advice from it.
+ *
+ * A state between turns is (which boxes are filled, the upper total capped at the bonus
+ * threshold, whether the Yahtzee box holds 50). Its value is the expected score still to come
+ * under optimal play. States are solved from the full card backwards, one "number of filled
+ * boxes" layer at a time; the states of a layer are independent and shared between threads.
+ *
+ * Within a turn, dice are multisets: 252 rolls and 462 keeps (multisets of 0-5 dice). The
+ * expected value of a keep is the mean over the six faces of the keep with one more die, so
+ * every keep's expectation costs six additions; the best keep of a roll is the best of its
+ * sub-multisets, found the same way by removing one die at a time.
+ *
+ * Serialized table layout (native byte order, checked by the byte-order mark):
+ *   0  char[8]  magic "YZSTRAT"
+ *   8  u32      format version (YZ_STRATEGY_VERSION)
+ *  12  u32      byte-order mark 0x01020304
+ *  16  char[32] profile name, NUL padded
+ *  48  u64      fingerprint of the rules the table was solved for (box scores, bonuses, policy)
+ *  56  u32      number of boxes
+ *  60  u32      number of Yahtzee-flag states (1 or 2)
+ *  64  f64[n]   state values, n = 2^boxes * 64 * flags, unreachable states hold 0
+ *  ..  u64      FNV-1a 64 checksum of every byte before it
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define YZ_STRATEGY_VERSION 1u
+#define N_KEEPS 462
+#define N_UPPER 64 /* upper totals 0..63; 63 stands for "63 or more", the bonus threshold of
+                     every profile (yz_strategy_build refuses another) */
+#define HEADER_BYTES 64
+
+/* Multisets of 0..5 dice, ordered by size; the 252 of size 5 are the rolls, in
+ * yz_rules_roll_from_index order. */
+typedef struct {
+    uint8_t counts[N_KEEPS][YZ_N_FACES + 1];
+    uint8_t size[N_KEEPS];
+    int16_t plus_die[N_KEEPS][YZ_N_FACES];  /* keep + one die of face f+1; -1 past 5 dice */
+    int16_t minus_die[N_KEEPS][YZ_N_FACES]; /* keep - one die of face f+1; -1 if none */
+    int first_of_size[YZ_N_DICE + 2];
+    int16_t key_to_keep[46656]; /* counts as base-6 digits -> keep index */
+} dice_sets;
+
+struct yz_strategy {
+    const yz_profile *profile; /* as given, for names */
+    yz_profile rules;          /* as solved (the test switch may strip extra-Yahtzee rules) */
+    int n_flags;               /* 2 when the Yahtzee-box-holds-50 flag matters */
+    size_t n_values;
+    double *values;
+    dice_sets *sets;
+    int16_t (*points)[YZ_BOX_COUNT]; /* [roll][slot] base points */
+    uint8_t upper_reachable[64][N_UPPER]; /* [upper-slot mask][total] */
+    int yahtzee_slot;                     /* -1 if none */
+};
+
+/* ---- dice sets ---------------------------------------------------------------------------- */
+
+static int counts_key(const uint8_t counts[YZ_N_FACES + 1])
+{
+    int key = 0;
+    for (int face = YZ_N_FACES; face >= 1; face--) key = key * 6 + counts[face];
+    return key;
+}
+
+/* Appends every multiset of `size` dice with faces >= face, in lexicographic order of the
+ * sorted dice, so that size-5 sets come out in roll index order. */
+static void enumerate_sets(dice_sets *sets, uint8_t counts[], int face, int left, int *n)
+{
+    if (left == 0) {
+        memcpy(sets->counts[*n], counts, YZ_N_FACES + 1);
+        (*n)++;
+        return;
+    }
+    for (int f = face; f <= YZ_N_FACES; f++) {
+        counts[f]++;
+        enumerate_sets(sets, counts, f, left - 1, n);
+        counts[f]--;
+    }
+}
+
+static void dice_sets_init(dice_sets *sets)
+{
+    int n = 0;
+    for (int size = 0; size <= YZ_N_DICE; size++) {
+        sets->first_of_size[size] = n;
+        uint8_t counts[YZ_N_FACES + 1] = {0};
+        enumerate_sets(sets, counts, 1, size, &n);
+    }
+    sets->first_of_size[YZ_N_DICE + 1] = n;
+    memset(sets->key_to_keep, 0xff, sizeof sets->key_to_keep);
+    for (int k = 0; k < N_KEEPS; k++) {
+        int size = 0;
+        for (int face = 1; face <= YZ_N_FACES; face++) size += sets->counts[k][face];
+        sets->size[k] = (uint8_t)size;
+        sets->key_to_keep[counts_key(sets->counts[k])] = (int16_t)k;
+    }
+    for (int k = 0; k < N_KEEPS; k++) {
+        for (int f = 0; f < YZ_N_FACES; f++) {
+            uint8_t counts[YZ_N_FACES + 1];
+            memcpy(counts, sets->counts[k], sizeof counts);
+            sets->plus_die[k][f] = -1;
+            sets->minus_die[k][f] = -1;
+            if (sets->size[k] < YZ_N_DICE) {
+                counts[f + 1]++;
+                sets->plus_die[k][f] = sets->key_to_keep[counts_key(counts)];
+                counts[f + 1]--;
+            }
+            if (counts[f + 1]) {
+                counts[f + 1]--;
+                sets->minus_die[k][f] = sets->key_to_keep[counts_key(counts)];
+            }
+        }
+    }
+}
+
+static int roll_keep_index(const dice_sets *sets, const yz_roll *roll)
+{
+    uint8_t counts[YZ_N_FACES + 1] = {0};
+    for (int i = 0; i < YZ_N_DICE; i++) counts[roll->dice[i]]++;
+    return sets->key_to_keep[counts_key(counts)];
+}
+
+/* keep_value[k] for every keep, from the values of the 252 rolls (keep indices 210..461). */
+static void expect_keeps(const dice_sets *sets, double keep_value[N_KEEPS])
+{
+    for (int k = sets->first_of_size[YZ_N_DICE] - 1; k >= 0; k--) {
+        const int16_t *plus = sets->plus_die[k];
+        keep_value[k] = (keep_value[plus[0]] + keep_value[plus[1]] + keep_value[plus[2]] +
+                         keep_value[plus[3]] + keep_value[plus[4]] + keep_value[plus[5]]) /
+                        6.0;
+    }
+}
+
+/* best[k] = the best keep_value over the sub-multisets of k; for a roll, its best keep. */
+static void best_sub_keeps(const dice_sets *sets, const double keep_value[N_KEEPS],
+                           double best[N_KEEPS])
+{
+    best[0] = keep_value[0];
+    for (int k = 1; k < N_KEEPS; k++) {
+        double value = keep_value[k];
+        for (int f = 0; f < YZ_N_FACES; f++) {
+            int sub = sets->minus_die[k][f];
+            if (sub >= 0 && best[sub] > value) value = best[sub];
+        }
+        best[k] = value;
+    }
+}
+
+/* ---- states ------------------------------------------------------------------------------- */
+
+typedef struct {
+    unsigned mask; /* bit i = the profile's box i is filled */
+    int upper;     /* capped */
+    int yahtzee50;
+} state;
+
+static size_t state_index(const yz_strategy *s, state st)
+{
+    return ((size_t)st.mask * N_UPPER + (size_t)st.upper) * (size_t)s->n_flags +
+           (size_t)st.yahtzee50;
+}
+
+static unsigned upper_mask_of(const yz_strategy *s, unsigned mask)
+{
+    unsigned upper = 0;
+    for (int i = 0; i < s->rules.n_boxes; i++)
+        if ((mask >> i & 1u) && YZ_BOX_IS_UPPER(s->rules.boxes[i]))
+            upper |= 1u << s->rules.boxes[i];
+    return upper;
+}
+
+static int state_is_reachable(const yz_strategy *s, state st)
+{
+    if (!s->upper_reachable[upper_mask_of(s, st.mask)][st.upper]) return 0;
+    if (st.yahtzee50 && !(st.mask >> s->yahtzee_slot & 1u)) return 0;
+    return 1;
+}
+
+static state state_of_card(const yz_strategy *s, const yz_card *card)
+{
+    state st = {0, 0, 0};
+    int upper = 0;
+    for (int i = 0; i < s->rules.n_boxes; i++) {
+        yz_box box = s->rules.boxes[i];
+        if (yz_rules_card_is_open(card, box)) continue;
+        st.mask |= 1u << i;
+        if (YZ_BOX_IS_UPPER(box)) upper += card->points[box];
+    }
+    st.upper = upper < N_UPPER - 1 ? upper : N_UPPER - 1;
+    st.yahtzee50 = s->n_flags == 2 && card->points[YZ_BOX_YAHTZEE] == s->rules.yahtzee_points;
+    return st;
+}
+
+/* A card with the state's filled boxes, for yz_rules_options (it only asks which boxes are
+ * open and whether the Yahtzee box holds 50). */
+static void card_of_state(const yz_strategy *s, state st, yz_card *card)
+{
+    yz_rules_card_init(card);
+    for (int i = 0; i < s->rules.n_boxes; i++)
+        if (st.mask >> i & 1u) card->points[s->rules.boxes[i]] = 0;
+    if (st.yahtzee50) card->points[YZ_BOX_YAHTZEE] = (int16_t)s->rules.yahtzee_points;
+}
+
+static int slot_of_box(const yz_strategy *s, yz_box box)
+{
+    for (int i = 0; i < s->rules.n_boxes; i++)
+        if (s->rules.boxes[i] == box) return i;
+    return -1;
+}
+
+/* The state after writing `points` in slot, and the upper bonus that crossing earns. */
+static state state_after(const yz_strategy *s, state st, int slot, int points, int *bonus_now)
+{
+    state next = st;
+    next.mask |= 1u << slot;
+    *bonus_now = 0;
+    if (YZ_BOX_IS_UPPER(s->rules.boxes[slot])) {
+        int upper = st.upper + points;
+        if (upper >= N_UPPER - 1) {
+            upper = N_UPPER - 1;
+            if (st.upper < N_UPPER - 1) *bonus_now = s->rules.upper_bonus;
+        }
+        next.upper = upper;
+    }
+    if (slot == s->yahtzee_slot && s->n_flags == 2)
+        next.yahtzee50 = points == s->rules.yahtzee_points;
+    return next;
+}
+
+/* Value of writing `points` in slot now: the points, any bonus, and the future. */
+static double option_value(const yz_strategy *s, state st, int slot, int points)
+{
+    int bonus_now;
+    state next = state_after(s, st, slot, points, &bonus_now);
+    return points + bonus_now + s->values[state_index(s, next)];
+}
+
+/* roll_value[r] = best value over the legal boxes for roll r with no throws left. */
+static void score_rolls(const yz_strategy *s, state st, double *roll_value)
+{
+    for (int r = 0; r < YZ_N_DISTINCT_ROLLS; r++) roll_value[r] = -1e300;
+    for (int slot = 0; slot < s->rules.n_boxes; slot++) {
+        if (st.mask >> slot & 1u) continue;
+        yz_box box = s->rules.boxes[slot];
+        if (YZ_BOX_IS_UPPER(box)) {
+            int face = (int)box + 1;
+            double after_count[YZ_N_DICE + 1];
+            for (int n = 0; n <= YZ_N_DICE; n++)
+                after_count[n] = option_value(s, st, slot, n * face);
+            for (int r = 0; r < YZ_N_DISTINCT_ROLLS; r++) {
+                double v = after_count[s->points[r][slot] / face];
+                if (v > roll_value[r]) roll_value[r] = v;
+            }
+        } else {
+            /* Lower boxes lead to the same state whatever they score, except the Yahtzee box,
+               whose 50 sets the flag. */
+            double future = option_value(s, st, slot, 0);
+            double future_50 = slot == s->yahtzee_slot
+                                   ? option_value(s, st, slot, s->rules.yahtzee_points) -
+                                         s->rules.yahtzee_points
+                                   : future;
+            for (int r = 0; r < YZ_N_DISTINCT_ROLLS; r++) {
+                int points = s->points[r][slot];
+                double v = points + (points ? future_50 : future);
+                if (v > roll_value[r]) roll_value[r] = v;
+            }
+        }
+    }
+    if (s->rules.extra == YZ_EXTRA_NONE || !(st.mask >> s->yahtzee_slot & 1u)) return;
+    /* Five of a kind after the Yahtzee box is filled: bonus, jokers and forced boxes. */
+    yz_card card;
+    card_of_state(s, st, &card);
+    for (int face = 1; face <= YZ_N_FACES; face++) {
+        yz_roll roll = {{(uint8_t)face, (uint8_t)face, (uint8_t)face, (uint8_t)face,
+                         (uint8_t)face}};
+        yz_option options[YZ_BOX_COUNT];
+        int n_options = yz_rules_options(&s->rules, &card, &roll, options);
+        double best = -1e300;
+        for (int i = 0; i < n_options; i++) {
+            double v = options[i].bonus +
+                       option_value(s, st, slot_of_box(s, options[i].box), options[i].points);
+            if (v > best) best = v;
+        }
+        roll_value[roll_keep_index(s->sets, &roll) - s->sets->first_of_size[YZ_N_DICE]] = best;
+    }
+}
+
+/* The turn from a state: keep values with one and two throws left, and the state's value. */
+typedef struct {
+    double keeps_last[N_KEEPS];  /* keep values when the next throw is the last */
+    double keeps_second[N_KEEPS]; /* keep values when two throws remain after this keep */
+    double scratch[N_KEEPS];
+} turn;
+
+static double solve_turn(const yz_strategy *s, state st, turn *t)
+{
+    const dice_sets *sets = s->sets;
+    int first_roll = sets->first_of_size[YZ_N_DICE];
+    /* No throws left: the best box. */
+    score_rolls(s, st, &t->keeps_last[first_roll]);
+    expect_keeps(sets, t->keeps_last);
+    /* One throw left: the best keep of each roll. */
+    best_sub_keeps(sets, t->keeps_last, t->scratch);
+    memcpy(&t->keeps_second[first_roll], &t->scratch[first_roll],
+           YZ_N_DISTINCT_ROLLS * sizeof(double));
+    expect_keeps(sets, t->keeps_second);
+    /* Two throws left, then the first throw of all five dice. */
+    best_sub_keeps(sets, t->keeps_second, t->scratch);
+    expect_keeps(sets, t->scratch);
+    return t->scratch[0];
+}
+
+/* ---- building ----------------------------------------------------------------------------- */
+
+typedef struct {
+    yz_strategy *strategy;
+    const state *states;
+    size_t n_states;
+    atomic_size_t next;
+} layer_job;
+
+static void *solve_layer(void *arg)
+{
+    layer_job *job = arg;
+    turn t;
+    enum { CHUNK = 32 };
+    for (;;) {
+        size_t start = atomic_fetch_add(&job->next, CHUNK);
+        if (start >= job->n_states) break;
+        size_t end = start + CHUNK < job->n_states ? start + CHUNK : job->n_states;
+        for (size_t i = start; i < end; i++)
+            job->strategy->values[state_index(job->strategy, job->states[i])] =
+                solve_turn(job->strategy, job->states[i], &t);
+    }
+    return NULL;
+}
+
+static void compute_upper_reachable(yz_strategy *s)
+{
+    memset(s->upper_reachable, 0, sizeof s->upper_reachable);
+    s->upper_reachable[0][0] = 1;
+    for (unsigned mask = 1; mask < 64; mask++) {
+        int face_bit = __builtin_ctz(mask);
+        unsigned rest = mask & ~(1u << face_bit);
+        for (int u = 0; u < N_UPPER; u++) {
+            if (!s->upper_reachable[rest][u]) continue;
+            for (int n = 0; n <= YZ_N_DICE; n++) {
+                int total = u + n * (face_bit + 1);
+                s->upper_reachable[mask][total > N_UPPER - 1 ? N_UPPER - 1 : total] = 1;
+            }
+        }
+    }
+}
+
+static uint64_t fnv1a(uint64_t hash, const void *data, size_t len)
+{
+    const uint8_t *bytes = data;
+    for (size_t i = 0; i < len; i++) {
+        hash ^= bytes[i];
+        hash *= 1099511628211ull;
+    }
+    return hash;
+}
+
+/* Changes whenever anything that the values depend on changes. */
+static uint64_t rules_fingerprint(const yz_strategy *s)
+{
+    uint64_t hash = 14695981039346656037ull;
+    hash = fnv1a(hash, s->points, sizeof(int16_t) * YZ_BOX_COUNT * YZ_N_DISTINCT_ROLLS);
+    int numbers[] = {s->rules.n_boxes,     s->rules.upper_bonus_threshold,
+                     s->rules.upper_bonus, (int)s->rules.extra,
+                     s->rules.extra_yahtzee_bonus, s->rules.yahtzee_points,
+                     s->rules.house_points, s->rules.small_straight_points,
+                     s->rules.large_straight_points, (int)s->rules.house};
+    hash = fnv1a(hash, numbers, sizeof numbers);
+    hash = fnv1a(hash, s->rules.boxes, sizeof(yz_box) * (size_t)s->rules.n_boxes);
+    return hash;
+}
+
+static yz_status strategy_new(const yz_profile *profile, int no_extra_rules, yz_strategy **out,
+                              yz_rules_error *err)
+{
+    yz_strategy *s = yz_rules_alloc(sizeof *s);
+    if (!s) goto nomem;
+    memset(s, 0, sizeof *s);
+    s->profile = profile;
+    s->rules = *profile;
+    if (no_extra_rules) {
+        s->rules.extra = YZ_EXTRA_NONE;
+        s->rules.extra_yahtzee_bonus = 0;
+    }
+    s->yahtzee_slot = slot_of_box(s, YZ_BOX_YAHTZEE);
+    s->n_flags = s->rules.extra != YZ_EXTRA_NONE ? 2 : 1;
+    s->n_values = ((size_t)1 << s->rules.n_boxes) * N_UPPER * (size_t)s->n_flags;
+    s->sets = yz_rules_alloc(sizeof *s->sets);
+    s->points = yz_rules_alloc(sizeof(*s->points) * YZ_N_DISTINCT_ROLLS);
+    s->values = yz_rules_alloc(sizeof(double) * s->n_values);
+    if (!s->sets || !s->points || !s->values) goto nomem;
+    memset(s->values, 0, sizeof(double) * s->n_values);
+    dice_sets_init(s->sets);
+    for (int r = 0; r < YZ_N_DISTINCT_ROLLS; r++) {
+        yz_roll roll;
+        yz_rules_roll_from_index(r, &roll);
+        for (int slot = 0; slot < s->rules.n_boxes; slot++)
+            s->points[r][slot] =
+                (int16_t)yz_rules_box_points(&s->rules, s->rules.boxes[slot], &roll);
+    }
+    compute_upper_reachable(s);
+    *out = s;
+    return YZ_OK;
+nomem:
+    yz_strategy_free(s);
+    yz_rules_set_error(err, YZ_ERR_NOMEM, "out of memory for the %s strategy table",
+                       profile->name);
+    return YZ_ERR_NOMEM;
+}
+
+void yz_strategy_free(yz_strategy *s)
+{
+    if (!s) return;
+    yz_rules_release(s->sets);
+    yz_rules_release(s->points);
+    yz_rules_release(s->values);
+    yz_rules_release(s);
+}
+
+const yz_profile *yz_strategy_profile(const yz_strategy *s)
+{
+    return s->profile;
+}
+
+yz_status yz_strategy_build(const yz_profile *profile, const yz_strategy_options *options,
+                            yz_strategy **out, yz_rules_error *err)
+{
+    yz_strategy_options defaults = {0};
+    if (!options) options = &defaults;
+    if (profile->upper_bonus_threshold != N_UPPER - 1) {
+        yz_rules_set_error(err, YZ_ERR_DATA, "%s: the solver needs an upper bonus at 63",
+                           profile->name);
+        return YZ_ERR_DATA;
+    }
+    yz_strategy *s;
+    yz_status status = strategy_new(profile, options->no_extra_rules, &s, err);
+    if (status != YZ_OK) return status;
+    int n_threads = options->n_threads > 0 ? options->n_threads : 2;
+    if (n_threads > 64) n_threads = 64;
+    unsigned full = (1u << s->rules.n_boxes) - 1;
+    state *states = yz_rules_alloc(sizeof(state) * ((size_t)1 << s->rules.n_boxes) * N_UPPER *
+                                   (size_t)s->n_flags);
+    if (!states) {
+        yz_strategy_free(s);
+        yz_rules_set_error(err, YZ_ERR_NOMEM, "out of memory for the %s state list",
+                           profile->name);
+        return YZ_ERR_NOMEM;
+    }
+    /* Progress counts states, and the middle layers hold most of them. */
+    double total_weight = 0, done_weight = 0;
+    for (unsigned mask = 0; mask < full; mask++) total_weight += (double)__builtin_popcount(~mask & full);
+    for (int filled = s->rules.n_boxes - 1; filled >= 0; filled--) {
+        size_t n_states = 0;
+        for (unsigned mask = 0; mask < full; mask++) {
+            if (__builtin_popcount(mask) != filled) continue;
+            done_weight += (double)(s->rules.n_boxes - filled);
+            for (int upper = 0; upper < N_UPPER; upper++)
+                for (int flag = 0; flag < s->n_flags; flag++) {
+                    state st = {mask, upper, flag};
+                    if (state_is_reachable(s, st)) states[n_states++] = st;
+                }
+        }
+        layer_job job = {s, states, n_states, 0};
+        pthread_t threads[64];
+        int started = 0;
+        for (int i = 1; i < n_threads; i++)
+            if (pthread_create(&threads[started], NULL, solve_layer, &job) == 0) started++;
+        solve_layer(&job); /* this thread works too; a failed pthread_create only slows us */
+        for (int i = 0; i < started; i++) pthread_join(threads[i], NULL);
+        if (options->progress) options->progress(options->progress_ctx, done_weight / total_weight);
+    }
+    yz_rules_release(states);
+    *out = s;
+    return YZ_OK;
+}
+
+double yz_strategy_expected_total(const yz_strategy *s, const yz_card *card)
+{
+    yz_totals totals;
+    yz_rules_totals(s->profile, card, &totals);
+    state st = state_of_card(s, card);
+    return totals.total + s->values[state_index(s, st)];
+}
+
+/* ---- advice ------------------------------------------------------------------------------- */
+
+static int compare_keeps(const void *a, const void *b)
+{
+    double ea = ((const yz_keep_advice *)a)->expected, eb = ((const yz_keep_advice *)b)->expected;
+    return ea < eb ? 1 : ea > eb ? -1 : 0;
+}
+
+int yz_advise_keeps(const yz_strategy *s, const yz_card *card, const yz_roll *roll,
+                    int throws_left, yz_keep_advice *out, int max_out)
+{
+    if (throws_left < 1 || throws_left > 2 || yz_rules_card_is_full(s->profile, card)) return 0;
+    turn t;
+    state st = state_of_card(s, card);
+    solve_turn(s, st, &t);
+    const double *keep_value = throws_left == 1 ? t.keeps_last : t.keeps_second;
+    yz_totals totals;
+    yz_rules_totals(s->profile, card, &totals);
+
+    /* Every distinct sub-multiset of the roll. */
+    yz_keep_advice all[32];
+    int n_all = 0;
+    int roll_counts[YZ_N_FACES + 1] = {0};
+    for (int i = 0; i < YZ_N_DICE; i++) roll_counts[roll->dice[i]]++;
+    for (int k = 0; k < N_KEEPS; k++) {
+        const uint8_t *counts = s->sets->counts[k];
+        int fits = 1;
+        for (int face = 1; face <= YZ_N_FACES; face++)
+            if (counts[face] > roll_counts[face]) fits = 0;
+        if (!fits) continue;
+        yz_keep_advice *advice = &all[n_all++];
+        advice->n_keep = 0;
+        for (int face = 1; face <= YZ_N_FACES; face++)
+            for (int n = 0; n < counts[face]; n++) advice->keep[advice->n_keep++] = (uint8_t)face;
+        advice->expected = totals.total + keep_value[k];
+    }
+    qsort(all, (size_t)n_all, sizeof all[0], compare_keeps);
+    int n_out = n_all < max_out ? n_all : max_out;
+    memcpy(out, all, sizeof all[0] * (size_t)n_out);
+    return n_out;
+}
+
+static int compare_boxes(const void *a, const void *b)
+{
+    double ea = ((const yz_box_advice *)a)->expected, eb = ((const yz_box_advice *)b)->expected;
+    return ea < eb ? 1 : ea > eb ? -1 : 0;
+}
+
+int yz_advise_boxes(const yz_strategy *s, const yz_card *card, const yz_roll *roll,
+                    yz_box_advice *out, int max_out)
+{
+    yz_option options[YZ_BOX_COUNT];
+    int n_options = yz_rules_options(&s->rules, card, roll, options);
+    yz_totals totals;
+    yz_rules_totals(s->profile, card, &totals);
+    state st = state_of_card(s, card);
+    yz_box_advice all[YZ_BOX_COUNT];
+    for (int i = 0; i < n_options; i++) {
+        all[i].option = options[i];
+        all[i].expected = totals.total + options[i].bonus +
+                          option_value(s, st, slot_of_box(s, options[i].box), options[i].points);
+    }
+    qsort(all, (size_t)n_options, sizeof all[0], compare_boxes);
+    int n_out = n_options < max_out ? n_options : max_out;
+    memcpy(out, all, sizeof all[0] * (size_t)n_out);
+    return n_out;
+}
+
+/* ---- serialization ------------------------------------------------------------------------ */
+
+yz_status yz_strategy_serialize(const yz_strategy *s, uint8_t **buf, size_t *len,
+                                yz_rules_error *err)
+{
+    size_t size = HEADER_BYTES + s->n_values * sizeof(double) + sizeof(uint64_t);
+    uint8_t *bytes = malloc(size); /* freed by the caller with free(), as documented */
+    if (!bytes) {
+        yz_rules_set_error(err, YZ_ERR_NOMEM, "out of memory serializing the strategy");
+        return YZ_ERR_NOMEM;
+    }
+    memset(bytes, 0, HEADER_BYTES);
+    memcpy(bytes, "YZSTRAT", 8);
+    uint32_t version = YZ_STRATEGY_VERSION, bom = 0x01020304u;
+    uint32_t n_boxes = (uint32_t)s->rules.n_boxes, n_flags = (uint32_t)s->n_flags;
+    uint64_t fingerprint = rules_fingerprint(s);
+    memcpy(bytes + 8, &version, 4);
+    memcpy(bytes + 12, &bom, 4);
+    strncpy((char *)bytes + 16, s->profile->name, 31);
+    memcpy(bytes + 48, &fingerprint, 8);
+    memcpy(bytes + 56, &n_boxes, 4);
+    memcpy(bytes + 60, &n_flags, 4);
+    memcpy(bytes + HEADER_BYTES, s->values, s->n_values * sizeof(double));
+    uint64_t checksum = fnv1a(14695981039346656037ull, bytes, size - sizeof(uint64_t));
+    memcpy(bytes + size - sizeof(uint64_t), &checksum, sizeof checksum);
+    *buf = bytes;
+    *len = size;
+    return YZ_OK;
+}
+
+yz_status yz_strategy_deserialize(const yz_profile *profile, const uint8_t *buf, size_t len,
+                                  yz_strategy **out, yz_rules_error *err)
+{
+    yz_strategy *s;
+    yz_status status = strategy_new(profile, 0, &s, err);
+    if (status != YZ_OK) return status;
+    size_t size = HEADER_BYTES + s->n_values * sizeof(double) + sizeof(uint64_t);
+    const char *why = NULL;
+    uint32_t version = 0, bom = 0, n_boxes = 0, n_flags = 0;
+    uint64_t fingerprint = 0, checksum = 0;
+    char name[33] = {0};
+    if (len != size || memcmp(buf, "YZSTRAT", 8) != 0) {
+        why = "not a strategy table of this size";
+    } else {
+        memcpy(&version, buf + 8, 4);
+        memcpy(&bom, buf + 12, 4);
+        memcpy(name, buf + 16, 32);
+        memcpy(&fingerprint, buf + 48, 8);
+        memcpy(&n_boxes, buf + 56, 4);
+        memcpy(&n_flags, buf + 60, 4);
+        memcpy(&checksum, buf + size - sizeof(uint64_t), 8);
+        if (version != YZ_STRATEGY_VERSION || bom != 0x01020304u)
+            why = "made by another version";
+        else if (strcmp(name, profile->name) != 0 || fingerprint != rules_fingerprint(s) ||
+                 n_boxes != (uint32_t)s->rules.n_boxes || n_flags != (uint32_t)s->n_flags)
+            why = "made for other rules";
+        else if (checksum != fnv1a(14695981039346656037ull, buf, size - sizeof(uint64_t)))
+            why = "checksum mismatch";
+    }
+    if (why) {
+        yz_strategy_free(s);
+        yz_rules_set_error(err, YZ_ERR_FORMAT, "strategy table for %s: %s", profile->name, why);
+        return YZ_ERR_FORMAT;
+    }
+    memcpy(s->values, buf + HEADER_BYTES, s->n_values * sizeof(double));
+    *out = s;
+    return YZ_OK;
+}

@@ -1,0 +1,59 @@
+/* cli.h - what the subcommands of the yardzee command line share. */
+#ifndef YZ_CLI_H
+#define YZ_CLI_H
+
+#include <stdio.h>
+
+#include "rules.h"
+
+/* Exit codes, documented in README.md and in `yardzee --help`. */
+enum {
+    YZ_EXIT_OK = 0,
+    YZ_EXIT_DATA = 1,     /* a file or value that is wrong: broken JSON, a filled box, ... */
+    YZ_EXIT_USAGE = 2,    /* a malformed command line */
+    YZ_EXIT_INTERNAL = 70 /* out of memory, a cache that cannot be written, ... */
+};
+
+/* Prints "yardzee: <message>" on stderr, one line, and returns code. */
+int yz_cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Maps a librules status to an exit code after printing its message. */
+int yz_cli_fail_rules(const yz_rules_error *err);
+
+/* The options score and advise share. */
+typedef struct {
+    const char *roll_text;
+    const char *rules_name;
+    const char *card_path;
+    int throws_left; /* -1 when not given */
+    int json;
+    int help;
+} yz_cli_roll_args;
+
+/* Parses argv (after the subcommand); returns YZ_EXIT_OK or prints and returns an exit code. */
+int yz_cli_parse_roll_args(int argc, char **argv, const char *command, int allow_throws,
+                           yz_cli_roll_args *args);
+
+/* Resolves --rules (or the card's "rules", or the default), reads --card, parses --roll. */
+int yz_cli_load_game_state(const yz_cli_roll_args *args, const yz_profile **profile,
+                           yz_card *card, yz_roll *roll);
+
+/* Reads a scorecard file (format in README.md). *profile may be NULL on entry: the card's own
+ * "rules" then chooses; a card for other rules than *profile is refused. */
+int yz_cli_read_card(const char *path, const yz_profile **profile, yz_card *card);
+
+/* The optimal strategy for a profile: loaded from the cache, or built (with a progress bar on a
+ * terminal) and cached. NULL after printing an error. */
+yz_strategy *yz_cli_strategy(const yz_profile *profile);
+/* Builds afresh and caches; *seconds receives the build time. */
+yz_strategy *yz_cli_strategy_rebuild(const yz_profile *profile, double *seconds);
+
+const char *yz_cli_box_label(const yz_profile *profile, yz_box box);
+void yz_cli_print_roll(FILE *out, const yz_roll *roll);
+double yz_cli_now(void);
+
+int yz_cmd_score(int argc, char **argv);
+int yz_cmd_advise(int argc, char **argv);
+int yz_cmd_strategy(int argc, char **argv);
+int yz_cmd_rules(int argc, char **argv);
+
+#endif

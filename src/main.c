@@ -1,0 +1,42 @@
+/* main.c - yardzee: read dice from a lawn photo and score them. One file per subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} commands[] = {
+    {"score", yz_cmd_score, "score --roll 5,2,5,6,5 [--rules P] [--card CARD.json] [--json]"},
+    {"advise", yz_cmd_advise,
+     "advise --roll 1,3,3,4,6 --throws-left 2 [--rules P] [--card CARD.json] [--json]"},
+    {"strategy", yz_cmd_strategy, "strategy [--rules P] [--json]   solve a profile, time it"},
+    {"rules", yz_cmd_rules, "rules [PROFILE]   list the rules, or one profile's boxes"},
+};
+
+static void usage(FILE *out)
+{
+    fputs("usage: yardzee COMMAND [OPTIONS]   (yardzee COMMAND --help for more)\n\n", out);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  yardzee %s\n", commands[i].summary);
+    fputs("\nexit status: 0 ok, 1 bad data (a file or value), 2 usage, 70 internal error\n", out);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return YZ_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return YZ_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "yardzee: unknown command '%s' (see: yardzee --help)\n", argv[1]);
+    return YZ_EXIT_USAGE;
+}

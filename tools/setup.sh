@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Install the Debian 12 packages yardzee needs, only those missing (a second run is fast).
+set -euo pipefail
+PACKAGES=(cmake make gcc g++ pkg-config libopencv-dev libpng-dev libjpeg62-turbo-dev
+          libcmocka-dev libjansson-dev)
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if ((${#missing[@]})); then
+    echo "setup: installing ${missing[*]}" >&2
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
