@@ -41,6 +41,9 @@ typedef struct {
     uint8_t size[N_KEEPS];
     int16_t plus_die[N_KEEPS][YZ_N_FACES];  /* keep + one die of face f+1; -1 past 5 dice */
     int16_t minus_die[N_KEEPS][YZ_N_FACES]; /* keep - one die of face f+1; -1 if none */
+    /* The distinct keeps one die smaller, padded with the empty keep (a sub-keep of every
+       keep), so the best-keep pass runs without branches. */
+    int16_t smaller[N_KEEPS][YZ_N_DICE];
     int first_of_size[YZ_N_DICE + 2];
     int16_t key_to_keep[46656]; /* counts as base-6 digits -> keep index */
 } dice_sets;
@@ -53,6 +56,9 @@ struct yz_strategy {
     double *values;
     dice_sets *sets;
     int16_t (*points)[YZ_BOX_COUNT]; /* [roll][slot] base points */
+    double (*slot_points)[YZ_N_DISTINCT_ROLLS]; /* [slot][roll], the same as doubles */
+    uint8_t face_count[YZ_N_FACES + 1][YZ_N_DISTINCT_ROLLS]; /* dice showing face in roll */
+    int yahtzee_roll[YZ_N_FACES + 1];                        /* roll index of five of face */
     uint8_t upper_reachable[64][N_UPPER]; /* [upper-slot mask][total] */
     int yahtzee_slot;                     /* -1 if none */
 };
@@ -114,14 +120,11 @@ static void dice_sets_init(dice_sets *sets)
                 sets->minus_die[k][f] = sets->key_to_keep[counts_key(counts)];
             }
         }
+        int n_smaller = 0;
+        for (int f = 0; f < YZ_N_FACES; f++)
+            if (sets->minus_die[k][f] >= 0) sets->smaller[k][n_smaller++] = sets->minus_die[k][f];
+        while (n_smaller < YZ_N_DICE) sets->smaller[k][n_smaller++] = 0;
     }
-}
-
-static int roll_keep_index(const dice_sets *sets, const yz_roll *roll)
-{
-    uint8_t counts[YZ_N_FACES + 1] = {0};
-    for (int i = 0; i < YZ_N_DICE; i++) counts[roll->dice[i]]++;
-    return sets->key_to_keep[counts_key(counts)];
 }
 
 /* keep_value[k] for every keep, from the values of the 252 rolls (keep indices 210..461). */
@@ -141,11 +144,9 @@ static void best_sub_keeps(const dice_sets *sets, const double keep_value[N_KEEP
 {
     best[0] = keep_value[0];
     for (int k = 1; k < N_KEEPS; k++) {
+        const int16_t *smaller = sets->smaller[k];
         double value = keep_value[k];
-        for (int f = 0; f < YZ_N_FACES; f++) {
-            int sub = sets->minus_die[k][f];
-            if (sub >= 0 && best[sub] > value) value = best[sub];
-        }
+        for (int i = 0; i < YZ_N_DICE; i++) value = best[smaller[i]] > value ? best[smaller[i]] : value;
         best[k] = value;
     }
 }
@@ -251,24 +252,27 @@ static void score_rolls(const yz_strategy *s, state st, double *roll_value)
             double after_count[YZ_N_DICE + 1];
             for (int n = 0; n <= YZ_N_DICE; n++)
                 after_count[n] = option_value(s, st, slot, n * face);
+            const uint8_t *count = s->face_count[face];
             for (int r = 0; r < YZ_N_DISTINCT_ROLLS; r++) {
-                double v = after_count[s->points[r][slot] / face];
-                if (v > roll_value[r]) roll_value[r] = v;
+                double v = after_count[count[r]];
+                roll_value[r] = v > roll_value[r] ? v : roll_value[r];
             }
-        } else {
-            /* Lower boxes lead to the same state whatever they score, except the Yahtzee box,
-               whose 50 sets the flag. */
-            double future = option_value(s, st, slot, 0);
-            double future_50 = slot == s->yahtzee_slot
-                                   ? option_value(s, st, slot, s->rules.yahtzee_points) -
-                                         s->rules.yahtzee_points
-                                   : future;
-            for (int r = 0; r < YZ_N_DISTINCT_ROLLS; r++) {
-                int points = s->points[r][slot];
-                double v = points + (points ? future_50 : future);
-                if (v > roll_value[r]) roll_value[r] = v;
-            }
+            continue;
         }
+        /* A lower box leads to the same state whatever it scores, except the Yahtzee box,
+           whose 50 sets the flag: the six five-of-a-kind rolls are fixed up below. */
+        double future = option_value(s, st, slot, 0);
+        const double *points = s->slot_points[slot];
+        for (int r = 0; r < YZ_N_DISTINCT_ROLLS; r++) {
+            double v = points[r] + future;
+            roll_value[r] = v > roll_value[r] ? v : roll_value[r];
+        }
+        if (slot == s->yahtzee_slot)
+            for (int face = 1; face <= YZ_N_FACES; face++) {
+                int r = s->yahtzee_roll[face];
+                double v = option_value(s, st, slot, s->rules.yahtzee_points);
+                roll_value[r] = v > roll_value[r] ? v : roll_value[r];
+            }
     }
     if (s->rules.extra == YZ_EXTRA_NONE || !(st.mask >> s->yahtzee_slot & 1u)) return;
     /* Five of a kind after the Yahtzee box is filled: bonus, jokers and forced boxes. */
@@ -285,7 +289,7 @@ static void score_rolls(const yz_strategy *s, state st, double *roll_value)
                        option_value(s, st, slot_of_box(s, options[i].box), options[i].points);
             if (v > best) best = v;
         }
-        roll_value[roll_keep_index(s->sets, &roll) - s->sets->first_of_size[YZ_N_DICE]] = best;
+        roll_value[s->yahtzee_roll[face]] = best;
     }
 }
 
@@ -398,16 +402,26 @@ static yz_status strategy_new(const yz_profile *profile, int no_extra_rules, yz_
     s->n_values = ((size_t)1 << s->rules.n_boxes) * N_UPPER * (size_t)s->n_flags;
     s->sets = yz_rules_alloc(sizeof *s->sets);
     s->points = yz_rules_alloc(sizeof(*s->points) * YZ_N_DISTINCT_ROLLS);
+    s->slot_points = yz_rules_alloc(sizeof(*s->slot_points) * YZ_BOX_COUNT);
     s->values = yz_rules_alloc(sizeof(double) * s->n_values);
-    if (!s->sets || !s->points || !s->values) goto nomem;
+    if (!s->sets || !s->points || !s->slot_points || !s->values) goto nomem;
     memset(s->values, 0, sizeof(double) * s->n_values);
+    memset(s->points, 0, sizeof(*s->points) * YZ_N_DISTINCT_ROLLS); /* hashed whole */
     dice_sets_init(s->sets);
     for (int r = 0; r < YZ_N_DISTINCT_ROLLS; r++) {
         yz_roll roll;
         yz_rules_roll_from_index(r, &roll);
-        for (int slot = 0; slot < s->rules.n_boxes; slot++)
+        for (int slot = 0; slot < s->rules.n_boxes; slot++) {
             s->points[r][slot] =
                 (int16_t)yz_rules_box_points(&s->rules, s->rules.boxes[slot], &roll);
+            s->slot_points[slot][r] = s->points[r][slot];
+        }
+        for (int face = 1; face <= YZ_N_FACES; face++) {
+            int count = 0;
+            for (int i = 0; i < YZ_N_DICE; i++) count += roll.dice[i] == face;
+            s->face_count[face][r] = (uint8_t)count;
+            if (count == YZ_N_DICE) s->yahtzee_roll[face] = r;
+        }
     }
     compute_upper_reachable(s);
     *out = s;
@@ -424,6 +438,7 @@ void yz_strategy_free(yz_strategy *s)
     if (!s) return;
     yz_rules_release(s->sets);
     yz_rules_release(s->points);
+    yz_rules_release(s->slot_points);
     yz_rules_release(s->values);
     yz_rules_release(s);
 }
