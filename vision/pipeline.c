@@ -190,6 +190,23 @@ static int hull_to_quad(const yz_cv_point *hull, int n_hull, yz_cv_point quad[4]
     return 0;
 }
 
+/* A fill that runs along its window's edge (other than the photo's edge) leaked into the
+ * ground: a face is not that big. */
+static int fill_leaked(const workspace *ws, const yz_cv_image *region, int x0, int y0)
+{
+    int on_edge = 0, filled = 0;
+    for (int y = 0; y < region->h; y++)
+        for (int x = 0; x < region->w; x++) {
+            if (!region->data[y * region->w + x]) continue;
+            filled++;
+            int window_edge = x == 0 || y == 0 || x == region->w - 1 || y == region->h - 1;
+            int photo_edge = x + x0 == 0 || y + y0 == 0 || x + x0 == ws->rgb.w - 1 ||
+                             y + y0 == ws->rgb.h - 1;
+            on_edge += window_edge && !photo_edge;
+        }
+    return filled == 0 || on_edge > (region->w + region->h) / 8;
+}
+
 /* Step 2: grows one seed into a face by colour, inside a window around it. */
 static int grow_face(workspace *ws, int label, face_part *part)
 {
@@ -206,17 +223,15 @@ static int grow_face(workspace *ws, int label, face_part *part)
     yz_cv_image window = {x1 - x0, y1 - y0, 3, ws->blurred.stride,
                           ws->blurred.data + (size_t)y0 * ws->blurred.stride + x0 * 3};
     yz_cv_image region = view_of(ws->region.data, x1 - x0, y1 - y0, 1);
-    if (yz_cv_flood_region(&window, sx - x0, sy - y0, 14, &region)) return 0;
-    /* A fill that runs along the window's edge leaked into the lawn. */
-    int on_edge = 0, filled = 0;
-    for (int y = 0; y < region.h; y++)
-        for (int x = 0; x < region.w; x++) {
-            if (!region.data[y * region.w + x]) continue;
-            filled++;
-            on_edge += (x == 0 || y == 0 || x == region.w - 1 || y == region.h - 1) &&
-                       !(x + x0 == 0 || y + y0 == 0 || x + x0 == ws->rgb.w - 1 || y + y0 == ws->rgb.h - 1);
-        }
-    if (filled == 0 || on_edge > (region.w + region.h) / 8) return 0;
+    /* Wide tolerance first (shading across a face); narrower when that leaks, as it does when
+     * the ground is close to the die's colour. */
+    static const int tolerances[] = {14, 9, 6};
+    int grown = 0;
+    for (size_t t = 0; t < sizeof tolerances / sizeof tolerances[0] && !grown; t++) {
+        if (yz_cv_flood_region(&window, sx - x0, sy - y0, tolerances[t], &region)) return 0;
+        grown = !fill_leaked(ws, &region, x0, y0);
+    }
+    if (!grown) return 0;
     int n_hull = 0;
     if (yz_cv_mask_hull(&region, ws->hull, HULL_CAPACITY, &n_hull) || n_hull < 3) return 0;
     memset(part, 0, sizeof *part);

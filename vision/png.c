@@ -73,6 +73,14 @@ static void ask_for_rgb8(png_structp png, png_infop info)
 yz_vision_status yz_vision_decode_png(const uint8_t *bytes, size_t n_bytes, const char *name,
                                       yz_vision_decoded *out, yz_vision_error *err)
 {
+    /* The size is checked from IHDR (always the first chunk) before libpng exists: it reads
+     * on past IHDR before telling, and a header-only bomb would look merely truncated. */
+    if (n_bytes < 24 || memcmp(bytes + 12, "IHDR", 4) != 0)
+        return yz_vision_fail(err, YZ_VISION_ERR_FORMAT, name, n_bytes < 24 ? "truncated" : "corrupt PNG (no IHDR)");
+    uint32_t claimed_w = (uint32_t)bytes[16] << 24 | (uint32_t)bytes[17] << 16 | (uint32_t)bytes[18] << 8 | bytes[19];
+    uint32_t claimed_h = (uint32_t)bytes[20] << 24 | (uint32_t)bytes[21] << 16 | (uint32_t)bytes[22] << 8 | bytes[23];
+    yz_vision_status too_big = yz_vision_check_size((long)claimed_w, (long)claimed_h, name, err);
+    if (too_big) return too_big;
     png_source source = {bytes, n_bytes, 0, 0, ""};
     png_structp png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, &source, keep_error,
                                                ignore_warning, NULL, png_alloc, png_release);
