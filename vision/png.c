@@ -154,6 +154,8 @@ yz_vision_status yz_vision_write_png(const yz_vision_image *image, const char *p
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, &info);
         fclose(file);
+        if (strstr(quiet.message, "memory"))
+            return yz_vision_fail(err, YZ_VISION_ERR_NOMEM, path, "out of memory");
         return yz_vision_fail(err, YZ_VISION_ERR_IO, path, "cannot write PNG (%s)", quiet.message);
     }
     png_init_io(png, file);
