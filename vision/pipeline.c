@@ -98,15 +98,34 @@ static int percentile(const yz_cv_image *plane, double fraction)
     return 255;
 }
 
+/* |dx| + |dy| of central differences: how much the gray level changes around each pixel.
+ * Written here rather than with Sobel because it needs no temporary planes (fresh big buffers
+ * cost more in page faults than the arithmetic). */
+static void measure_texture(const yz_cv_image *gray, yz_cv_image *texture)
+{
+    int w = gray->w, h = gray->h;
+    for (int y = 0; y < h; y++) {
+        const uint8_t *up = gray->data + (size_t)(y > 0 ? y - 1 : y) * gray->stride;
+        const uint8_t *row = gray->data + (size_t)y * gray->stride;
+        const uint8_t *down = gray->data + (size_t)(y < h - 1 ? y + 1 : y) * gray->stride;
+        uint8_t *out = texture->data + (size_t)y * texture->stride;
+        out[0] = out[w - 1] = 0;
+        for (int x = 1; x < w - 1; x++) {
+            int change = abs(row[x + 1] - row[x - 1]) + abs(down[x] - up[x]);
+            out[x] = (uint8_t)(change > 255 ? 255 : change);
+        }
+    }
+}
+
 /* Step 1: the smooth mask, its components in ws->labels / ws->components. */
 static int find_smooth_seeds(workspace *ws, int *n_components)
 {
     int L = ws->long_side;
-    if (yz_cv_gaussian_blur(&ws->rgb, &ws->blurred, fmax(1.0, L / 700.0)) ||
-        yz_cv_rgb_to_gray(&ws->blurred, &ws->gray) ||
-        yz_cv_gradient_magnitude(&ws->gray, &ws->texture) ||
-        yz_cv_box_blur(&ws->texture, &ws->texture, L / 600 > 1 ? L / 600 : 1))
+    if (yz_cv_box_blur(&ws->rgb, &ws->blurred, L / 1000 > 1 ? L / 1000 : 1) ||
+        yz_cv_rgb_to_gray(&ws->blurred, &ws->gray))
         return 0;
+    measure_texture(&ws->gray, &ws->texture);
+    if (yz_cv_box_blur(&ws->texture, &ws->texture, L / 600 > 1 ? L / 600 : 1)) return 0;
     int median = percentile(&ws->texture, 0.5);
     int level = (int)(0.4 * median + 0.5);
     if (level < 2) level = 2;

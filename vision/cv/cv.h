@@ -38,7 +38,7 @@ yz_cv_status yz_cv_rgb_to_gray(const yz_cv_image *rgb, yz_cv_image *gray);
 yz_cv_status yz_cv_gaussian_blur(const yz_cv_image *src, yz_cv_image *dst, double sigma);
 /* Mean over a box of side 2*radius+1; in place is allowed. */
 yz_cv_status yz_cv_box_blur(const yz_cv_image *src, yz_cv_image *dst, int radius);
-/* Sobel gradient magnitude of a gray image, saturated to 0..255. */
+/* Sobel gradient magnitude (L1, scaled so a unit step reads about 1) of a gray image. */
 yz_cv_status yz_cv_gradient_magnitude(const yz_cv_image *gray, yz_cv_image *dst);
 /* dst = 255 where src < threshold (below = 1) or src > threshold (below = 0), else 0. */
 yz_cv_status yz_cv_threshold(const yz_cv_image *src, yz_cv_image *dst, int threshold, int below);
