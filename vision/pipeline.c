@@ -128,7 +128,7 @@ static int find_smooth_seeds(workspace *ws, int *n_components)
     if (yz_cv_box_blur(&ws->texture, &ws->texture, L / 600 > 1 ? L / 600 : 1)) return 0;
     int median = percentile(&ws->texture, 0.5);
     int level = (int)(0.4 * median + 0.5);
-    if (level < 2) level = 2;
+    if (level < 6) level = 6; /* sensor noise and JPEG ringing on a flat face */
     if (yz_cv_threshold(&ws->texture, &ws->mask, level, 1) ||
         yz_cv_morphology(&ws->mask, &ws->mask, YZ_CV_OPEN, L / 500 > 1 ? L / 500 : 1))
         return 0;
