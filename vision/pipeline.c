@@ -117,8 +117,13 @@ static void measure_texture(const yz_cv_image *gray, yz_cv_image *texture)
     }
 }
 
-/* Step 1: the smooth mask, its components in ws->labels / ws->components. */
-static int find_smooth_seeds(workspace *ws, int *n_components)
+static int grow_face(workspace *ws, int label, face_part *part);
+static int inside_part(const face_part *p, double x, double y);
+
+/* Step 1: ws->mask = the smooth pixels. *level receives the texture level below which a
+ * pixel counts as smooth: a fraction of the photo's median, never below the noise of a flat
+ * face. */
+static int find_smooth_pixels(workspace *ws, int *level)
 {
     int L = ws->long_side;
     if (yz_cv_box_blur(&ws->rgb, &ws->blurred, L / 1000 > 1 ? L / 1000 : 1) ||
@@ -127,13 +132,49 @@ static int find_smooth_seeds(workspace *ws, int *n_components)
     measure_texture(&ws->gray, &ws->texture);
     if (yz_cv_box_blur(&ws->texture, &ws->texture, L / 600 > 1 ? L / 600 : 1)) return 0;
     int median = percentile(&ws->texture, 0.5);
-    int level = (int)(0.4 * median + 0.5);
-    if (level < 6) level = 6; /* sensor noise and JPEG ringing on a flat face */
-    if (yz_cv_threshold(&ws->texture, &ws->mask, level, 1) ||
-        yz_cv_morphology(&ws->mask, &ws->mask, YZ_CV_OPEN, L / 500 > 1 ? L / 500 : 1))
+    *level = (int)(0.4 * median + 0.5);
+    if (*level < 6) *level = 6; /* sensor noise and JPEG ringing on a flat face */
+    return yz_cv_threshold(&ws->texture, &ws->mask, *level, 1) == YZ_CV_OK;
+}
+
+/* Step 1b: ws->mask = pixels whose colour no lawn has (green is not their strongest channel
+ * by a margin) and whose texture is moderate: wood grain is not smooth, but it is not grass
+ * either. Seeds for dice the smooth mask misses. */
+static void find_unlawnlike_pixels(workspace *ws, int level)
+{
+    for (int y = 0; y < ws->rgb.h; y++) {
+        const uint8_t *rgb = ws->blurred.data + (size_t)y * ws->blurred.stride;
+        const uint8_t *texture = ws->texture.data + (size_t)y * ws->texture.stride;
+        uint8_t *out = ws->mask.data + (size_t)y * ws->mask.stride;
+        for (int x = 0; x < ws->rgb.w; x++) {
+            int r = rgb[3 * x], g = rgb[3 * x + 1], b = rgb[3 * x + 2];
+            int strongest_other = r > b ? r : b;
+            int bright = r + g + b > 3 * 60;
+            out[x] = (uint8_t)(g <= strongest_other + 4 && bright && texture[x] < 2 * level ? 255 : 0);
+        }
+    }
+}
+
+/* Steps 1 and 2 for one mask: opens it, labels it, grows a face from each seed big enough
+ * that is not on a face already grown. */
+static int grow_faces_from_mask(workspace *ws)
+{
+    int L = ws->long_side, n_components = 0;
+    if (yz_cv_morphology(&ws->mask, &ws->mask, YZ_CV_OPEN, L / 500 > 1 ? L / 500 : 1) ||
+        yz_cv_connected_components(&ws->mask, ws->labels, ws->components, MAX_COMPONENTS,
+                                   &n_components))
         return 0;
-    return yz_cv_connected_components(&ws->mask, ws->labels, ws->components, MAX_COMPONENTS,
-                                      n_components) == YZ_CV_OK;
+    /* A face is at least 1.2% of the long side across: smaller seeds are specks. */
+    double min_seed_area = pow(0.012 * L, 2);
+    for (int label = 1; label < n_components && ws->n_parts < MAX_PARTS; label++) {
+        const yz_cv_component *c = &ws->components[label];
+        if (c->area < min_seed_area) continue;
+        int known = 0;
+        for (int i = 0; i < ws->n_parts && !known; i++) known = inside_part(&ws->parts[i], c->cx, c->cy);
+        if (known) continue;
+        if (grow_face(ws, label, &ws->parts[ws->n_parts])) ws->n_parts++;
+    }
+    return 1;
 }
 
 /* A pixel of component `label` near its centroid: the centroid itself may fall in a hole. */
@@ -517,24 +558,19 @@ yz_vision_status yz_vision_read_photo(const yz_vision_photo *photo, const yz_vis
     if (!ws) return yz_vision_fail(err, YZ_VISION_ERR_NOMEM, "(photo)", "out of memory");
     double started = yz_vision_now_ms();
     yz_vision_status status = YZ_VISION_OK;
-    int n_components = 0;
     if (!workspace_init(ws, &photo->image)) {
         status = yz_vision_fail(err, YZ_VISION_ERR_NOMEM, "(photo)", "out of memory");
         goto done;
     }
-    if (!find_smooth_seeds(ws, &n_components)) {
+    int level = 0;
+    if (!find_smooth_pixels(ws, &level) || !grow_faces_from_mask(ws)) {
         status = yz_vision_fail(err, YZ_VISION_ERR_INTERNAL, "(photo)", "image processing failed");
         goto done;
     }
-    /* A face is at least 1.2% of the long side across: smaller seeds are specks. */
-    double min_seed_area = pow(0.012 * ws->long_side, 2);
-    for (int label = 1; label < n_components && ws->n_parts < MAX_PARTS; label++) {
-        const yz_cv_component *c = &ws->components[label];
-        if (c->area < min_seed_area) continue;
-        int known = 0; /* a second seed on a face already grown */
-        for (int i = 0; i < ws->n_parts && !known; i++) known = inside_part(&ws->parts[i], c->cx, c->cy);
-        if (known) continue;
-        if (grow_face(ws, label, &ws->parts[ws->n_parts])) ws->n_parts++;
+    find_unlawnlike_pixels(ws, level);
+    if (!grow_faces_from_mask(ws)) {
+        status = yz_vision_fail(err, YZ_VISION_ERR_INTERNAL, "(photo)", "image processing failed");
+        goto done;
     }
     result->ms_detect = yz_vision_now_ms() - started;
     started = yz_vision_now_ms();
