@@ -117,8 +117,9 @@ static void measure_texture(const yz_cv_image *gray, yz_cv_image *texture)
     }
 }
 
-static int grow_face(workspace *ws, int label, face_part *part);
+static int grow_face(workspace *ws, int label, int sx, int sy, face_part *part);
 static int inside_part(const face_part *p, double x, double y);
+static int seed_point(const workspace *ws, int label, int *sx, int *sy);
 
 /* Step 1: ws->mask = the smooth pixels. *level receives the texture level below which a
  * pixel counts as smooth: a fraction of the photo's median, never below the noise of a flat
@@ -155,6 +156,16 @@ static void find_unlawnlike_pixels(workspace *ws, int level)
     }
 }
 
+/* Grows a face from (sx, sy) unless that point is on a face already grown; 1 if it tried. */
+static int try_seed(workspace *ws, int label, int sx, int sy)
+{
+    if (ws->n_parts >= MAX_PARTS) return 0;
+    for (int i = 0; i < ws->n_parts; i++)
+        if (inside_part(&ws->parts[i], sx, sy)) return 0;
+    if (grow_face(ws, label, sx, sy, &ws->parts[ws->n_parts])) ws->n_parts++;
+    return 1;
+}
+
 /* Steps 1 and 2 for one mask: opens it, labels it, grows a face from each seed big enough
  * that is not on a face already grown. */
 static int grow_faces_from_mask(workspace *ws)
@@ -169,10 +180,15 @@ static int grow_faces_from_mask(workspace *ws)
     for (int label = 1; label < n_components && ws->n_parts < MAX_PARTS; label++) {
         const yz_cv_component *c = &ws->components[label];
         if (c->area < min_seed_area) continue;
-        int known = 0;
-        for (int i = 0; i < ws->n_parts && !known; i++) known = inside_part(&ws->parts[i], c->cx, c->cy);
-        if (known) continue;
-        if (grow_face(ws, label, &ws->parts[ws->n_parts])) ws->n_parts++;
+        /* The seed nearest the centre first, then a coarse grid over the component: one
+         * component can hold several faces (touching dice, a top and its sides). */
+        int sx = 0, sy = 0;
+        if (seed_point(ws, label, &sx, &sy)) try_seed(ws, label, sx, sy);
+        int step = (int)sqrt(min_seed_area);
+        int attempts = 0;
+        for (int y = c->y + step / 2; y < c->y + c->h && attempts < 12; y += step)
+            for (int x = c->x + step / 2; x < c->x + c->w && attempts < 12; x += step)
+                if (ws->labels[y * ws->rgb.w + x] == label && try_seed(ws, label, x, y)) attempts++;
     }
     return 1;
 }
@@ -268,11 +284,9 @@ static int fill_leaked(const workspace *ws, const yz_cv_image *region, int x0, i
 }
 
 /* Step 2: grows one seed into a face by colour, inside a window around it. */
-static int grow_face(workspace *ws, int label, face_part *part)
+static int grow_face(workspace *ws, int label, int sx, int sy, face_part *part)
 {
     const yz_cv_component *c = &ws->components[label];
-    int sx = 0, sy = 0;
-    if (!seed_point(ws, label, &sx, &sy)) return 0;
     /* The fill may not reach further than one seed size around the seed: a face is not much
      * bigger than the smooth part of it, and a lawn that matches the die's colour must not
      * turn the die into a field. */
