@@ -184,10 +184,11 @@ static int grow_faces_from_mask(workspace *ws)
          * component can hold several faces (touching dice, a top and its sides). */
         int sx = 0, sy = 0;
         if (seed_point(ws, label, &sx, &sy)) try_seed(ws, label, sx, sy);
+        if (c->area < 4 * min_seed_area) continue; /* no room for a second face */
         int step = (int)sqrt(min_seed_area);
         int attempts = 0;
-        for (int y = c->y + step / 2; y < c->y + c->h && attempts < 12; y += step)
-            for (int x = c->x + step / 2; x < c->x + c->w && attempts < 12; x += step)
+        for (int y = c->y + step / 2; y < c->y + c->h && attempts < 8; y += step)
+            for (int x = c->x + step / 2; x < c->x + c->w && attempts < 8; x += step)
                 if (ws->labels[y * ws->rgb.w + x] == label && try_seed(ws, label, x, y)) attempts++;
     }
     return 1;
