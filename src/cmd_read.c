@@ -64,7 +64,8 @@ static int print_json(const char *file, const yz_vision_result *result)
     for (int i = 0; i < result->n_dice; i++) {
         const yz_vision_die *die = &result->dice[i];
         json_t *entry = json_object();
-        json_object_set_new(entry, "value", die->value ? json_integer(die->value) : json_null());
+        /* An uncertain die claims no value: its best guess is in the human output only. */
+        json_object_set_new(entry, "value", die->certain ? json_integer(die->value) : json_null());
         json_object_set_new(entry, "box", json_pack("[i, i, i, i]", die->box[0], die->box[1],
                                                     die->box[2], die->box[3]));
         json_object_set_new(entry, "confidence", json_real(round(die->confidence * 100) / 100));

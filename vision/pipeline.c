@@ -434,6 +434,44 @@ static int read_face(workspace *ws, face_part *part)
     return 1;
 }
 
+/* Mean chromaticity (r, g share of r+g+b) of the blurred photo in a small square. */
+static int chroma_at(const workspace *ws, double cx, double cy, int radius, double *r, double *g)
+{
+    long sum[3] = {0, 0, 0};
+    int x0 = (int)cx - radius, y0 = (int)cy - radius;
+    if (x0 < 0 || y0 < 0 || x0 + 2 * radius >= ws->rgb.w || y0 + 2 * radius >= ws->rgb.h) return 0;
+    for (int y = y0; y <= y0 + 2 * radius; y++)
+        for (int x = x0; x <= x0 + 2 * radius; x++)
+            for (int c = 0; c < 3; c++) sum[c] += ws->blurred.data[(size_t)y * ws->blurred.stride + 3 * x + c];
+    double total = (double)(sum[0] + sum[1] + sum[2]) + 1;
+    *r = sum[0] / total;
+    *g = sum[1] / total;
+    return 1;
+}
+
+/* A read face with the die's own colour just above it is a side face whose top was missed
+ * (the camera looks down: nothing of the same die lies above its top face). Reading it would
+ * report a side as the roll; the face is marked uncertain instead. */
+static void distrust_faces_under_die_colour(workspace *ws)
+{
+    for (int i = 0; i < ws->n_parts; i++) {
+        face_part *part = &ws->parts[i];
+        if (!part->value) continue;
+        double width = part->x1 - part->x0, height = part->y1 - part->y0;
+        int radius = (int)(0.08 * width) > 1 ? (int)(0.08 * width) : 1;
+        double face_r, face_g;
+        if (!chroma_at(ws, part->cx, part->cy, radius, &face_r, &face_g)) continue;
+        int same = 0;
+        for (int k = -1; k <= 1; k++) {
+            double r, g;
+            if (chroma_at(ws, part->cx + k * width / 4, part->y0 - 0.3 * height, radius, &r, &g) &&
+                fabs(r - face_r) + fabs(g - face_g) < 0.05)
+                same++;
+        }
+        if (same >= 2) part->confidence *= 0.5;
+    }
+}
+
 /* ---- grouping faces into dice ------------------------------------------------------------ */
 
 static int by_height(const void *a, const void *b)
@@ -476,7 +514,9 @@ static void collect_dice(workspace *ws, const yz_vision_photo *photo, yz_vision_
         face_part *part = &ws->parts[i];
         for (int t = 0; t < n_tops && part->die < 0; t++)
             if (is_side_of(&ws->parts[tops[t]], part)) part->die = t;
-        if (part->die < 0) {
+        /* Only a quadrilateral can be a top face; a shapeless part that is no die's side
+         * (a leaf, a patch of soil) must not claim the dice below it as its sides. */
+        if (part->die < 0 && part->is_quad) {
             part->die = n_tops;
             tops[n_tops++] = i;
         }
@@ -594,6 +634,7 @@ yz_vision_status yz_vision_read_photo(const yz_vision_photo *photo, const yz_vis
             status = yz_vision_fail(err, YZ_VISION_ERR_INTERNAL, "(photo)", "image processing failed");
             goto done;
         }
+    distrust_faces_under_die_colour(ws);
     collect_dice(ws, photo, result);
     give_verdict(result, opts->expect);
     result->ms_read = yz_vision_now_ms() - started;
