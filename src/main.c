@@ -14,6 +14,7 @@ static const struct {
      "advise --roll 1,3,3,4,6 --throws-left 2 [--rules P] [--card CARD.json] [--json]"},
     {"strategy", yz_cmd_strategy, "strategy [--rules P] [--json]   solve a profile, time it"},
     {"rules", yz_cmd_rules, "rules [PROFILE]   list the rules, or one profile's boxes"},
+    {"read", yz_cmd_read, "read PHOTO [--json] [--annotate OUT.png] [--expect 5|any]   dice in a photo"},
 };
 
 static void usage(FILE *out)
@@ -21,7 +22,8 @@ static void usage(FILE *out)
     fputs("usage: yardzee COMMAND [OPTIONS]   (yardzee COMMAND --help for more)\n\n", out);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  yardzee %s\n", commands[i].summary);
-    fputs("\nexit status: 0 ok, 1 bad data (a file or value), 2 usage, 70 internal error\n", out);
+    fputs("\nexit status: 0 ok, 1 bad data (a file or value), 2 usage, 3 photo refused (dice not\n"
+          "read with confidence), 70 internal error\n", out);
 }
 
 int main(int argc, char **argv)

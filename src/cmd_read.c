@@ -1,0 +1,145 @@
+/* cmd_read.c - `yardzee read PHOTO`: the dice in a photo, or an honest refusal. The reading is
+ * libyzvision's; this file parses options and prints. */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cli.h"
+#include "vision.h"
+
+typedef struct {
+    const char *photo;
+    const char *annotate;
+    int expect;
+    int json;
+} read_args;
+
+static const char read_usage[] =
+    "usage: yardzee read PHOTO [--json] [--annotate OUT.png] [--expect 5|any]\n"
+    "Reads the top faces of the dice in a JPEG or PNG photo. By default exactly 5 dice must be\n"
+    "found and every one read with confidence; otherwise the photo is refused (exit 3) with the\n"
+    "reason. --expect any reports every die found. --annotate writes the photo with each die's\n"
+    "outline, top face and value drawn on it.\n";
+
+static int parse_read_args(int argc, char **argv, read_args *args)
+{
+    static const struct option long_options[] = {
+        {"json", no_argument, NULL, 'j'},         {"annotate", required_argument, NULL, 'a'},
+        {"expect", required_argument, NULL, 'e'}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    memset(args, 0, sizeof *args);
+    args->expect = 5;
+    optind = 1;
+    opterr = 0;
+    int option;
+    while ((option = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
+        switch (option) {
+        case 'j': args->json = 1; break;
+        case 'a': args->annotate = optarg; break;
+        case 'e':
+            if (strcmp(optarg, "any") == 0) args->expect = 0;
+            else if (strspn(optarg, "0123456789") == strlen(optarg) && atoi(optarg) >= 1 &&
+                     atoi(optarg) <= YZ_VISION_MAX_DICE)
+                args->expect = atoi(optarg);
+            else return yz_cli_fail(YZ_EXIT_USAGE, "read: --expect takes a number of dice or 'any', not '%s'", optarg);
+            break;
+        case 'h': fputs(read_usage, stdout); return -1;
+        default:
+            return yz_cli_fail(YZ_EXIT_USAGE, "read: unknown or incomplete option '%s' (see: yardzee read --help)",
+                               argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return yz_cli_fail(YZ_EXIT_USAGE, "read: expected one photo (see: yardzee read --help)");
+    args->photo = argv[optind];
+    return YZ_EXIT_OK;
+}
+
+static int print_json(const char *file, const yz_vision_result *result)
+{
+    json_t *root = json_object(), *dice = json_array(), *roll = json_array();
+    for (int i = 0; i < result->n_dice; i++) {
+        const yz_vision_die *die = &result->dice[i];
+        json_t *entry = json_object();
+        /* An uncertain die claims no value: its best guess is in the human output only. */
+        json_object_set_new(entry, "value", die->certain ? json_integer(die->value) : json_null());
+        json_object_set_new(entry, "box", json_pack("[i, i, i, i]", die->box[0], die->box[1],
+                                                    die->box[2], die->box[3]));
+        json_object_set_new(entry, "confidence", json_real(round(die->confidence * 100) / 100));
+        json_array_append_new(dice, entry);
+        if (result->status == YZ_VISION_READ_OK) json_array_append_new(roll, json_integer(die->value));
+    }
+    int ok = result->status == YZ_VISION_READ_OK;
+    json_object_set_new(root, "file", json_string(file));
+    json_object_set_new(root, "status", json_string(ok ? "ok" : "refused"));
+    json_object_set_new(root, "reason", json_string(result->reason));
+    json_object_set_new(root, "dice", dice);
+    json_object_set_new(root, "roll", roll);
+    char *text = json_dumps(root, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(4));
+    json_decref(root);
+    if (!text) return yz_cli_fail(YZ_EXIT_INTERNAL, "out of memory");
+    puts(text);
+    free(text);
+    return YZ_EXIT_OK;
+}
+
+static void print_human(const yz_vision_result *result)
+{
+    if (result->status == YZ_VISION_READ_OK) {
+        printf("Roll");
+        for (int i = 0; i < result->n_dice; i++) printf(" %d", result->roll[i]);
+        printf("  (%d dice, left to right)\n", result->n_dice);
+    } else {
+        printf("Refused: %s\n", result->reason);
+    }
+    for (int i = 0; i < result->n_dice; i++) {
+        const yz_vision_die *die = &result->dice[i];
+        char value[4] = "?";
+        if (die->value) snprintf(value, sizeof value, "%d", die->value);
+        printf("  die %d: %s  confidence %.2f%s  at %d,%d %dx%d\n", i + 1, value, die->confidence,
+               die->certain ? "" : " (uncertain)", die->box[0], die->box[1], die->box[2], die->box[3]);
+    }
+}
+
+static int exit_code_of(const yz_vision_error *err)
+{
+    switch (err->code) {
+    case YZ_VISION_ERR_USAGE: return YZ_EXIT_USAGE;
+    case YZ_VISION_ERR_NOMEM:
+    case YZ_VISION_ERR_INTERNAL: return YZ_EXIT_INTERNAL;
+    default: return YZ_EXIT_DATA;
+    }
+}
+
+int yz_cmd_read(int argc, char **argv)
+{
+    read_args args;
+    int parsed = parse_read_args(argc, argv, &args);
+    if (parsed != YZ_EXIT_OK) return parsed < 0 ? YZ_EXIT_OK : parsed;
+    yz_vision_options options = yz_vision_default_options();
+    options.expect = args.expect;
+    yz_vision_error err = {YZ_VISION_OK, ""};
+    yz_vision_photo photo;
+    if (yz_vision_load_file(args.photo, options.max_long_side, &photo, &err))
+        return yz_cli_fail(exit_code_of(&err), "%s", err.message);
+    yz_vision_result *result = malloc(sizeof *result);
+    if (!result) {
+        yz_vision_photo_free(&photo);
+        return yz_cli_fail(YZ_EXIT_INTERNAL, "out of memory");
+    }
+    int code = YZ_EXIT_OK;
+    if (yz_vision_read_photo(&photo, &options, result, &err))
+        code = yz_cli_fail(exit_code_of(&err), "%s", err.message);
+    else if (args.annotate && yz_vision_annotate(&photo, result, args.annotate, &err))
+        code = yz_cli_fail(exit_code_of(&err), "%s", err.message);
+    else {
+        code = args.json ? print_json(args.photo, result) : (print_human(result), YZ_EXIT_OK);
+        if (code == YZ_EXIT_OK && result->status == YZ_VISION_READ_REFUSED) code = YZ_EXIT_REFUSED;
+    }
+    free(result);
+    yz_vision_photo_free(&photo);
+    return code;
+}

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# End-to-end tests of `yardzee read`: exit codes, JSON shape, one-line errors.
+# usage: test_read.sh YARDZEE_BINARY SAMPLES_DIR
+# The photos are made here (a synthetic top-down scene via python3-opencv when it is there,
+# else only the error cases run); the shared real photos are used when ../shared is present.
+set -u
+yardzee="$1"
+samples="$2"
+repo_root="$(cd "$samples/.." && pwd)"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+skipped=0
+
+# check NAME EXPECTED_STATUS EXPECTED_TEXT (grep -E on stdout+stderr) -- ARGS...
+check() {
+    local name="$1" want_status="$2" want_text="$3"
+    shift 4
+    "$yardzee" "$@" >"$tmp/out" 2>"$tmp/err"
+    local status=$?
+    local ok=1
+    [[ "$status" == $want_status ]] || ok=0
+    cat "$tmp/out" "$tmp/err" | grep -Eq -- "$want_text" || ok=0
+    # An error (not a refusal) is exactly one line on stderr.
+    if [[ "$want_status" == [12] ]] && [ "$(wc -l <"$tmp/err")" -ne 1 ]; then ok=0; fi
+    if [ $ok -eq 1 ]; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "FAIL: $name (status $status, want $want_status; want text /$want_text/)"
+        sed 's/^/  out: /' "$tmp/out" | head -5
+        sed 's/^/  err: /' "$tmp/err" | head -5
+    fi
+}
+
+# Unreadable files: exit 1, one line naming the file and the problem.
+printf 'hello, not a photo\n' >"$tmp/text.jpg"
+: >"$tmp/zero.jpg"
+printf '\xff\xd8\xff\xe0\x00\x10JFIF' >"$tmp/cut.jpg"
+check "text named .jpg" 1 "^yardzee: .*text.jpg: not a JPEG or PNG file$" -- read "$tmp/text.jpg"
+check "zero bytes" 1 "^yardzee: .*zero.jpg: empty file$" -- read "$tmp/zero.jpg"
+check "truncated jpeg" 1 "^yardzee: .*cut.jpg: (truncated|corrupt)" -- read "$tmp/cut.jpg"
+check "missing file" 1 "^yardzee: .*nope.png: No such file or directory$" -- read "$tmp/nope.png"
+check "a directory" 1 "^yardzee: .*: not a regular file$" -- read "$tmp"
+
+# Usage: exit 2.
+check "no photo" 2 "expected one photo" -- read
+check "two photos" 2 "expected one photo" -- read a.jpg b.jpg
+check "bad expect" 2 "--expect takes" -- read a.jpg --expect five
+check "unknown option" 2 "unknown or incomplete option" -- read a.jpg --colour
+check "help" 0 "usage: yardzee read PHOTO" -- read --help
+
+# A synthetic scene: five white dice on noisy green, seen from above.
+if /usr/bin/python3 -c "import cv2, numpy" 2>/dev/null; then
+    /usr/bin/python3 - "$tmp" <<'PY'
+import sys, cv2, numpy as np
+out = sys.argv[1]
+rng = np.random.default_rng(7)
+cells = {1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 3, 6, 2, 5, 8]}
+def scene(values, name):
+    shade = rng.integers(0, 90, (420, 900)).astype(np.int32)
+    img = np.dstack([20 + shade // 4, 80 + shade, 30 + shade // 3]).astype(np.uint8)  # BGR
+    for d, v in enumerate(values):
+        x0, y0 = 50 + d * 170, 150 + (d % 2) * 60
+        img[y0:y0 + 100, x0:x0 + 100] = (220, 230, 235)
+        for c in cells[v]:
+            cv2.circle(img, (x0 + 25 * (1 + c % 3), y0 + 25 * (1 + c // 3)), 10, (30, 25, 25), -1)
+    cv2.imwrite(f"{out}/{name}", img, [cv2.IMWRITE_JPEG_QUALITY, 95])
+scene([3, 1, 6, 6, 2], "five.jpg")
+scene([4, 5, 2, 1], "four.jpg")
+PY
+    check "five dice: roll" 0 "^Roll 3 1 6 6 2" -- read "$tmp/five.jpg"
+    check "five dice: json" 0 '^\{"file": ".*five.jpg", "status": "ok", "reason": "", "dice": \[\{"value": 3, "box": \[[0-9]+, [0-9]+, [0-9]+, [0-9]+\], "confidence": [0-9.]+\}' -- read "$tmp/five.jpg" --json
+    check "five dice: json roll" 0 '"roll": \[3, 1, 6, 6, 2\]\}$' -- read "$tmp/five.jpg" --json
+    check "four dice refused" 3 "^Refused: found 4 dice, expected 5; one may be hidden or out of frame" -- read "$tmp/four.jpg"
+    check "four dice refused json" 3 '"status": "refused", "reason": "found 4 dice, expected 5' -- read "$tmp/four.jpg" --json
+    check "four dice, expect any" 0 "^Roll 4 5 2 1" -- read "$tmp/four.jpg" --expect any
+    check "four dice, expect 4" 0 "^Roll 4 5 2 1" -- read "$tmp/four.jpg" --expect 4
+    check "annotate" 0 "^Roll" -- read "$tmp/five.jpg" --annotate "$tmp/five.png"
+    if [ "$(head -c 4 "$tmp/five.png" | od -An -c | tr -d ' ')" = "211PNG" ]; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1)); echo "FAIL: annotate wrote no PNG"
+    fi
+    check "annotate unwritable" 1 "^yardzee: .*no/dir/x.png: No such file or directory$" -- read "$tmp/five.jpg" --annotate "$tmp/no/dir/x.png"
+else
+    skipped=$((skipped + 1)); echo "skipped: synthetic scenes (no python3-opencv)"
+fi
+
+# Real photos from ../shared, when this checkout sits next to it.
+shared="$repo_root/../shared/data"
+if [ -d "$shared/matteop65-webcam/images" ]; then
+    first=$(ls "$shared/matteop65-webcam/images" | head -1)
+    check "real webcam photo reads or refuses" "[03]" "" -- read "$shared/matteop65-webcam/images/$first" --expect any --json
+else
+    skipped=$((skipped + 1)); echo "skipped: ../shared/data is not there"
+fi
+
+echo "read: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

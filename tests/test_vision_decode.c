@@ -1,0 +1,423 @@
+/* test_vision_decode.c - photo loading: every JPEG and PNG flavour to the same RGB, EXIF
+ * orientations 1-8 to the same upright pixels, limits refused before allocation, broken files
+ * to clean one-line errors. Test images are made here with libjpeg and libpng directly. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <jpeglib.h>
+#include <png.h>
+#include <zlib.h>
+
+#include "internal.h"
+#include "vision.h"
+#include "vision_testing.h"
+
+/* ---- making test files ----------------------------------------------------------------- */
+
+typedef struct {
+    uint8_t *bytes;
+    size_t size;
+} buffer;
+
+typedef enum { PLAIN, GRAY, CMYK_ADOBE, PROGRESSIVE } jpeg_kind;
+
+/* An upright test picture: 16 px flat blocks of distinct colours, so JPEG keeps them. */
+static void pattern_colour(int x, int y, uint8_t rgb[3])
+{
+    int block = (y / 16) * 7 + x / 16;
+    rgb[0] = (uint8_t)(40 + (block * 67) % 200);
+    rgb[1] = (uint8_t)(30 + (block * 113) % 210);
+    rgb[2] = (uint8_t)(20 + (block * 29) % 220);
+}
+
+/* Where stored pixel (sx, sy) appears in the upright picture, from the EXIF 2.3 table that
+ * says where the stored 0th row and 0th column are seen ("row 0 = visual right side", ...). */
+static void visual_position(int orientation, int sw, int sh, int sx, int sy, int *vx, int *vy)
+{
+    switch (orientation) {
+    case 1: *vx = sx; *vy = sy; break;                   /* row0 top,    col0 left */
+    case 2: *vx = sw - 1 - sx; *vy = sy; break;          /* row0 top,    col0 right */
+    case 3: *vx = sw - 1 - sx; *vy = sh - 1 - sy; break; /* row0 bottom, col0 right */
+    case 4: *vx = sx; *vy = sh - 1 - sy; break;          /* row0 bottom, col0 left */
+    case 5: *vx = sy; *vy = sx; break;                   /* row0 left,   col0 top */
+    case 6: *vx = sh - 1 - sy; *vy = sx; break;          /* row0 right,  col0 top */
+    case 7: *vx = sh - 1 - sy; *vy = sw - 1 - sx; break; /* row0 right,  col0 bottom */
+    default: *vx = sy; *vy = sw - 1 - sx; break;         /* 8: row0 left, col0 bottom */
+    }
+}
+
+/* An APP1 EXIF payload with one IFD entry: Orientation. */
+static size_t exif_block(uint8_t *out, int orientation, int big_endian)
+{
+    static const uint8_t le[] = {'E', 'x', 'i', 'f', 0, 0, 'I', 'I', 42, 0, 8, 0, 0, 0, 1, 0,
+                                 0x12, 0x01, 3, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    static const uint8_t be[] = {'E', 'x', 'i', 'f', 0, 0, 'M', 'M', 0, 42, 0, 0, 0, 8, 0, 1,
+                                 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0};
+    memcpy(out, big_endian ? be : le, sizeof le);
+    out[big_endian ? 25 : 24] = (uint8_t)orientation;
+    return sizeof le;
+}
+
+static buffer make_jpeg(jpeg_kind kind, int orientation, int big_endian)
+{
+    /* The stored picture: the upright 112x48 pattern turned so that EXIF turns it back. */
+    int uw = 112, uh = 48;
+    int sw = orientation >= 5 ? uh : uw, sh = orientation >= 5 ? uw : uh;
+    struct jpeg_compress_struct cinfo;
+    struct jpeg_error_mgr jerr;
+    cinfo.err = jpeg_std_error(&jerr);
+    jpeg_create_compress(&cinfo);
+    unsigned char *out = NULL;
+    unsigned long out_size = 0;
+    jpeg_mem_dest(&cinfo, &out, &out_size);
+    cinfo.image_width = (JDIMENSION)sw;
+    cinfo.image_height = (JDIMENSION)sh;
+    cinfo.input_components = kind == GRAY ? 1 : kind == CMYK_ADOBE ? 4 : 3;
+    cinfo.in_color_space = kind == GRAY ? JCS_GRAYSCALE : kind == CMYK_ADOBE ? JCS_CMYK : JCS_RGB;
+    jpeg_set_defaults(&cinfo);
+    jpeg_set_quality(&cinfo, 97, TRUE);
+    for (int c = 0; c < cinfo.num_components; c++)
+        cinfo.comp_info[c].h_samp_factor = cinfo.comp_info[c].v_samp_factor = 1;
+    if (kind == PROGRESSIVE) jpeg_simple_progression(&cinfo);
+    jpeg_start_compress(&cinfo, TRUE);
+    if (orientation != 1) {
+        uint8_t exif[64];
+        size_t n = exif_block(exif, orientation, big_endian);
+        jpeg_write_marker(&cinfo, JPEG_APP0 + 1, exif, (unsigned)n);
+    }
+    uint8_t row[4 * 112];
+    for (int sy = 0; sy < sh; sy++) {
+        for (int sx = 0; sx < sw; sx++) {
+            int vx, vy;
+            uint8_t rgb[3];
+            visual_position(orientation, sw, sh, sx, sy, &vx, &vy);
+            pattern_colour(vx, vy, rgb);
+            if (kind == GRAY) row[sx] = rgb[1];
+            else if (kind == CMYK_ADOBE) { /* Adobe's inverted CMYK: R = C * K / 255 */
+                row[4 * sx] = rgb[0]; row[4 * sx + 1] = rgb[1]; row[4 * sx + 2] = rgb[2]; row[4 * sx + 3] = 255;
+            } else memcpy(row + 3 * sx, rgb, 3);
+        }
+        JSAMPROW rows[1] = {row};
+        jpeg_write_scanlines(&cinfo, rows, 1);
+    }
+    jpeg_finish_compress(&cinfo);
+    jpeg_destroy_compress(&cinfo);
+    return (buffer){out, out_size};
+}
+
+typedef struct {
+    buffer out;
+} png_sink;
+
+static void png_sink_write(png_structp png, png_bytep data, size_t length)
+{
+    png_sink *sink = png_get_io_ptr(png);
+    sink->out.bytes = realloc(sink->out.bytes, sink->out.size + length);
+    memcpy(sink->out.bytes + sink->out.size, data, length);
+    sink->out.size += length;
+}
+
+static void png_sink_flush(png_structp png)
+{
+    (void)png;
+}
+
+typedef enum { PNG_RGB16, PNG_PALETTE, PNG_GRAY_ALPHA, PNG_RGBA, PNG_GRAY1 } png_kind;
+
+/* A 112x48 PNG of the pattern (or, for 1-bit gray, of black and white blocks). */
+static buffer make_png(png_kind kind)
+{
+    png_sink sink = {{NULL, 0}};
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = png_create_info_struct(png);
+    png_set_write_fn(png, &sink, png_sink_write, png_sink_flush);
+    int w = 112, h = 48;
+    int types[] = {PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_PALETTE, PNG_COLOR_TYPE_GRAY_ALPHA,
+                   PNG_COLOR_TYPE_RGB_ALPHA, PNG_COLOR_TYPE_GRAY};
+    int depths[] = {16, 8, 8, 8, 1};
+    png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, depths[kind], types[kind],
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_color palette[21];
+    if (kind == PNG_PALETTE) {
+        for (int i = 0; i < 21; i++) {
+            uint8_t rgb[3];
+            pattern_colour((i % 7) * 16, (i / 7) * 16, rgb);
+            palette[i] = (png_color){rgb[0], rgb[1], rgb[2]};
+        }
+        png_set_PLTE(png, info, palette, 21);
+    }
+    png_write_info(png, info);
+    uint8_t row[112 * 8];
+    for (int y = 0; y < h; y++) {
+        memset(row, 0, sizeof row);
+        for (int x = 0; x < w; x++) {
+            uint8_t rgb[3];
+            pattern_colour(x, y, rgb);
+            switch (kind) {
+            case PNG_RGB16:
+                for (int c = 0; c < 3; c++) row[6 * x + 2 * c] = row[6 * x + 2 * c + 1] = rgb[c];
+                break;
+            case PNG_PALETTE: row[x] = (uint8_t)((y / 16) * 7 + x / 16); break;
+            case PNG_GRAY_ALPHA: row[2 * x] = rgb[1]; row[2 * x + 1] = 255; break;
+            case PNG_RGBA: memcpy(row + 4 * x, rgb, 3); row[4 * x + 3] = 255; break;
+            case PNG_GRAY1: if (((x / 16) + (y / 16)) % 2) row[x / 8] |= (uint8_t)(0x80 >> (x % 8)); break;
+            }
+        }
+        png_write_row(png, row);
+    }
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    return sink.out;
+}
+
+/* ---- checking pixels ----------------------------------------------------------------- */
+
+/* Compares the centre of each 16 px block with the pattern (JPEG is lossy at the edges). */
+static void assert_upright_pattern(const yz_vision_photo *photo, int gray, int tolerance)
+{
+    assert_int_equal(photo->image.w, 112);
+    assert_int_equal(photo->image.h, 48);
+    for (int y = 8; y < 48; y += 16)
+        for (int x = 8; x < 112; x += 16) {
+            uint8_t want[3];
+            pattern_colour(x, y, want);
+            const uint8_t *got = photo->image.rgb + ((size_t)y * 112 + x) * 3;
+            for (int c = 0; c < 3; c++) {
+                int expected = gray ? want[1] : want[c];
+                if (abs(got[c] - expected) > tolerance)
+                    fail_msg("pixel %d,%d channel %d: got %d, want %d", x, y, c, got[c], expected);
+            }
+        }
+}
+
+static void jpeg_flavours_decode_to_the_same_pixels(void **state)
+{
+    (void)state;
+    static const struct {
+        jpeg_kind kind;
+        const char *what;
+    } cases[] = {{PLAIN, "baseline"}, {GRAY, "grayscale"}, {CMYK_ADOBE, "Adobe CMYK"},
+                 {PROGRESSIVE, "progressive"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        buffer jpeg = make_jpeg(cases[i].kind, 1, 0);
+        yz_vision_photo photo;
+        yz_vision_error err;
+        assert_int_equal(yz_vision_load_memory(jpeg.bytes, jpeg.size, cases[i].what, 0, &photo, &err),
+                         YZ_VISION_OK);
+        assert_upright_pattern(&photo, cases[i].kind == GRAY, 10);
+        assert_int_equal(photo.full_w, 112);
+        yz_vision_photo_free(&photo);
+        free(jpeg.bytes);
+    }
+}
+
+static void every_exif_orientation_gives_the_same_upright_pixels(void **state)
+{
+    (void)state;
+    for (int orientation = 1; orientation <= 8; orientation++)
+        for (int big_endian = 0; big_endian <= 1; big_endian++) {
+            buffer jpeg = make_jpeg(PLAIN, orientation, big_endian);
+            yz_vision_photo photo;
+            yz_vision_error err;
+            assert_int_equal(yz_vision_load_memory(jpeg.bytes, jpeg.size, "o.jpg", 0, &photo, &err),
+                             YZ_VISION_OK);
+            assert_int_equal(photo.orientation, orientation);
+            assert_int_equal(photo.full_w, 112);
+            assert_int_equal(photo.full_h, 48);
+            assert_upright_pattern(&photo, 0, 10);
+            yz_vision_photo_free(&photo);
+            free(jpeg.bytes);
+        }
+}
+
+static void png_flavours_decode_to_8_bit_rgb(void **state)
+{
+    (void)state;
+    for (png_kind kind = PNG_RGB16; kind <= PNG_GRAY1; kind++) {
+        buffer png = make_png(kind);
+        yz_vision_photo photo;
+        yz_vision_error err;
+        assert_int_equal(yz_vision_load_memory(png.bytes, png.size, "p.png", 0, &photo, &err),
+                         YZ_VISION_OK);
+        if (kind == PNG_GRAY1) {
+            assert_int_equal(photo.image.rgb[0], 0);
+            assert_int_equal(photo.image.rgb[16 * 3], 255);
+            assert_int_equal(photo.image.rgb[16 * 3 + 2], 255);
+        } else {
+            assert_upright_pattern(&photo, kind == PNG_GRAY_ALPHA, 0);
+        }
+        yz_vision_photo_free(&photo);
+        free(png.bytes);
+    }
+}
+
+/* ---- limits and broken files ------------------------------------------------------------ */
+
+/* Rewrites a JPEG's SOF dimensions. */
+static void patch_sof(buffer *jpeg, int w, int h)
+{
+    for (size_t i = 2; i + 9 < jpeg->size; i++)
+        if (jpeg->bytes[i] == 0xFF && (jpeg->bytes[i + 1] == 0xC0 || jpeg->bytes[i + 1] == 0xC2)) {
+            jpeg->bytes[i + 5] = (uint8_t)(h >> 8); jpeg->bytes[i + 6] = (uint8_t)h;
+            jpeg->bytes[i + 7] = (uint8_t)(w >> 8); jpeg->bytes[i + 8] = (uint8_t)w;
+            return;
+        }
+    fail_msg("no SOF marker");
+}
+
+/* A PNG that is only a signature and an IHDR claiming w x h (with a correct CRC). */
+static buffer png_header_only(uint32_t w, uint32_t h)
+{
+    static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    buffer out = {malloc(33), 33};
+    memcpy(out.bytes, signature, 8);
+    uint8_t chunk[17] = {'I', 'H', 'D', 'R', (uint8_t)(w >> 24), (uint8_t)(w >> 16), (uint8_t)(w >> 8),
+                         (uint8_t)w, (uint8_t)(h >> 24), (uint8_t)(h >> 16), (uint8_t)(h >> 8),
+                         (uint8_t)h, 8, 2, 0, 0, 0};
+    uint8_t length[4] = {0, 0, 0, 13};
+    memcpy(out.bytes + 8, length, 4);
+    memcpy(out.bytes + 12, chunk, 17);
+    uint32_t crc = (uint32_t)crc32(0, chunk, 17);
+    uint8_t crc_bytes[4] = {(uint8_t)(crc >> 24), (uint8_t)(crc >> 16), (uint8_t)(crc >> 8), (uint8_t)crc};
+    memcpy(out.bytes + 29, crc_bytes, 4);
+    return out;
+}
+
+static void bomb_headers_are_refused_before_allocating(void **state)
+{
+    (void)state;
+    static const struct {
+        int png, w, h;
+        const char *message;
+    } cases[] = {
+        {0, 60000, 60000, "bomb.jpg: 60000x60000 pixels has a side longer than the 20000 px limit"},
+        {0, 10000, 10000, "bomb.jpg: 10000x10000 pixels is more than the 50 MP limit"},
+        {0, 1, 60000, "bomb.jpg: 1x60000 pixels has a side longer than the 20000 px limit"},
+        {1, 100000, 100000, "bomb.png: 100000x100000 pixels has a side longer than the 20000 px limit"},
+        {1, 1, 1000000, "bomb.png: 1x1000000 pixels has a side longer than the 20000 px limit"},
+        {1, 9000, 9000, "bomb.png: 9000x9000 pixels is more than the 50 MP limit"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        buffer file;
+        if (cases[i].png) {
+            file = png_header_only((uint32_t)cases[i].w, (uint32_t)cases[i].h);
+        } else {
+            file = make_jpeg(PLAIN, 1, 0);
+            patch_sof(&file, cases[i].w, cases[i].h);
+            /* The JPEG decoder's first allocation of ours is the pixels: make it fail, so a
+             * limit checked too late would show up as "out of memory". */
+            yz_vision_testing_fail_allocation(1);
+        }
+        yz_vision_photo photo;
+        yz_vision_error err;
+        yz_vision_status status = yz_vision_load_memory(file.bytes, file.size,
+                                                        cases[i].png ? "bomb.png" : "bomb.jpg", 0,
+                                                        &photo, &err);
+        yz_vision_testing_fail_allocation(0);
+        if (status != YZ_VISION_ERR_LIMIT) fail_msg("case %zu: %s", i, err.message);
+        assert_string_equal(err.message, cases[i].message);
+        free(file.bytes);
+    }
+}
+
+static void broken_files_give_clean_errors(void **state)
+{
+    (void)state;
+    buffer jpeg = make_jpeg(PLAIN, 1, 0), png = make_png(PNG_RGBA);
+    uint8_t garbage[600];
+    memcpy(garbage, jpeg.bytes, 40); /* a JPEG start, then noise */
+    for (size_t i = 40; i < sizeof garbage; i++) garbage[i] = (uint8_t)(i * 7919 % 251);
+    const char text[] = "this is not a photo\n";
+    static const uint8_t empty[1] = {0};
+    const struct {
+        const uint8_t *bytes;
+        size_t size;
+        const char *name;
+        const char *message;
+    } cases[] = {
+        {jpeg.bytes, jpeg.size / 2, "x.jpg", "x.jpg: truncated"},
+        {png.bytes, png.size / 2, "x.png", "x.png: truncated"},
+        {png.bytes, 20, "x.png", "x.png: truncated"},
+        {jpeg.bytes, 3, "x.jpg", "x.jpg: "},
+        {empty, 0, "zero.jpg", "zero.jpg: empty file"},
+        {(const uint8_t *)text, sizeof text - 1, "photo.jpg", "photo.jpg: not a JPEG or PNG file"},
+        {garbage, sizeof garbage, "noise.jpg", "noise.jpg: "},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        yz_vision_photo photo;
+        yz_vision_error err;
+        yz_vision_status status = yz_vision_load_memory(cases[i].bytes, cases[i].size, cases[i].name,
+                                                        0, &photo, &err);
+        if (status == YZ_VISION_OK) fail_msg("case %zu (%s) loaded", i, cases[i].message);
+        assert_int_equal(status, YZ_VISION_ERR_FORMAT);
+        if (strncmp(err.message, cases[i].message, strlen(cases[i].message)) != 0)
+            fail_msg("case %zu: got '%s', want '%s...'", i, err.message, cases[i].message);
+        assert_null(strchr(err.message, '\n'));
+    }
+    free(jpeg.bytes);
+    free(png.bytes);
+}
+
+static void missing_file_names_the_file(void **state)
+{
+    (void)state;
+    yz_vision_photo photo;
+    yz_vision_error err;
+    assert_int_equal(yz_vision_load_file("no/such/photo.jpg", 0, &photo, &err), YZ_VISION_ERR_IO);
+    assert_string_equal(err.message, "no/such/photo.jpg: No such file or directory");
+}
+
+/* Every prefix, and every single-byte corruption, of a valid EXIF block: never read outside
+ * it (ASan watches: each copy is exactly as long as the block), and only ever answer 1..8.
+ * Then the same corruptions inside a JPEG, which must still load. */
+static void malformed_exif_is_ignored_safely(void **state)
+{
+    (void)state;
+    for (int big_endian = 0; big_endian <= 1; big_endian++) {
+        uint8_t block[64];
+        size_t size = exif_block(block, 6, big_endian);
+        for (size_t cut = 0; cut <= size; cut++) {
+            uint8_t *copy = malloc(cut ? cut : 1);
+            memcpy(copy, block, cut);
+            int orientation = yz_vision_exif_orientation(copy, cut);
+            assert_int_equal(orientation, cut >= 26 ? 6 : 1);
+            free(copy);
+        }
+        for (size_t at = 0; at < size; at++)
+            for (int value = 0; value < 256; value += 17) {
+                uint8_t *bad = malloc(size);
+                memcpy(bad, block, size);
+                bad[at] = (uint8_t)value;
+                int orientation = yz_vision_exif_orientation(bad, size);
+                assert_in_range(orientation, 1, 8);
+                free(bad);
+            }
+    }
+    /* Offsets pointing past the end, and a directory claiming 65535 entries. */
+    uint8_t block[64];
+    size_t size = exif_block(block, 6, 0);
+    block[10] = 0xF0; /* IFD0 offset far past the block */
+    assert_int_equal(yz_vision_exif_orientation(block, size), 1);
+    size = exif_block(block, 6, 0);
+    block[14] = 0xFF; block[15] = 0xFF; block[16] = 0; block[17] = 0; /* 65535 entries, tag 0 */
+    assert_int_equal(yz_vision_exif_orientation(block, size), 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(jpeg_flavours_decode_to_the_same_pixels),
+        cmocka_unit_test(every_exif_orientation_gives_the_same_upright_pixels),
+        cmocka_unit_test(png_flavours_decode_to_8_bit_rgb),
+        cmocka_unit_test(bomb_headers_are_refused_before_allocating),
+        cmocka_unit_test(broken_files_give_clean_errors),
+        cmocka_unit_test(missing_file_names_the_file),
+        cmocka_unit_test(malformed_exif_is_ignored_safely),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,61 @@
+/* annotate.c - the picture that settles a dispute: the photo with each die's outline, its top
+ * face and its value drawn large. Certain dice in green, uncertain ones in orange; a refused
+ * photo gets its reason in red across the top. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cv.h"
+#include "internal.h"
+
+static const uint8_t GREEN[3] = {40, 220, 60}, ORANGE[3] = {255, 150, 0}, RED[3] = {240, 30, 30},
+                     WHITE[3] = {255, 255, 255};
+
+yz_vision_status yz_vision_annotate(const yz_vision_photo *photo, const yz_vision_result *result,
+                                    const char *out_png, yz_vision_error *err)
+{
+    const yz_vision_image *source = &photo->image;
+    yz_vision_image canvas;
+    if (yz_vision_image_new(source->w, source->h, &canvas))
+        return yz_vision_fail(err, YZ_VISION_ERR_NOMEM, out_png, "out of memory");
+    memcpy(canvas.rgb, source->rgb, (size_t)source->w * source->h * 3);
+    yz_cv_image target = {canvas.w, canvas.h, 3, canvas.w * 3, canvas.rgb};
+    double sx = (double)source->w / photo->full_w, sy = (double)source->h / photo->full_h;
+    int line = canvas.w > 1200 ? 3 : 2;
+    int failed = 0;
+    for (int i = 0; i < result->n_dice; i++) {
+        const yz_vision_die *die = &result->dice[i];
+        const uint8_t *colour = die->certain ? GREEN : ORANGE;
+        yz_cv_point outline[4] = {
+            {(float)(die->box[0] * sx), (float)(die->box[1] * sy)},
+            {(float)((die->box[0] + die->box[2]) * sx), (float)(die->box[1] * sy)},
+            {(float)((die->box[0] + die->box[2]) * sx), (float)((die->box[1] + die->box[3]) * sy)},
+            {(float)(die->box[0] * sx), (float)((die->box[1] + die->box[3]) * sy)}};
+        yz_cv_point top[4];
+        for (int k = 0; k < 4; k++) top[k] = (yz_cv_point){(float)(die->top[k].x * sx), (float)(die->top[k].y * sy)};
+        char label[16];
+        snprintf(label, sizeof label, "%s", die->value ? (char[2]){(char)('0' + die->value), 0} : "?");
+        double text_height = die->box[3] * sy * 0.5;
+        if (text_height < 18) text_height = 18;
+        failed |= yz_cv_draw_polygon(&target, outline, 4, colour, 1);
+        failed |= yz_cv_draw_polygon(&target, top, 4, colour, line);
+        failed |= yz_cv_draw_text(&target, label, (int)outline[1].x + 4,
+                                  (int)(outline[0].y + text_height), text_height, colour, line + 1);
+    }
+    char banner[260];
+    if (result->status == YZ_VISION_READ_REFUSED)
+        snprintf(banner, sizeof banner, "refused: %s", result->reason);
+    else {
+        int at = snprintf(banner, sizeof banner, "roll:");
+        for (int i = 0; i < result->n_dice && at < (int)sizeof banner - 4; i++)
+            at += snprintf(banner + at, sizeof banner - (size_t)at, " %d", result->roll[i]);
+    }
+    failed |= yz_cv_draw_text(&target, banner, 10, 10 + canvas.h / 30, canvas.h / 30.0,
+                              result->status == YZ_VISION_READ_REFUSED ? RED : WHITE, line);
+    yz_vision_status status = YZ_VISION_OK;
+    if (failed)
+        status = yz_vision_fail(err, YZ_VISION_ERR_INTERNAL, out_png, "drawing failed");
+    else
+        status = yz_vision_write_png(&canvas, out_png, err);
+    yz_vision_image_free(&canvas);
+    return status;
+}

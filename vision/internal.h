@@ -1,0 +1,53 @@
+/* internal.h - what the parts of libyzvision share and nobody else sees. */
+#ifndef YZ_VISION_INTERNAL_H
+#define YZ_VISION_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vision.h"
+
+void *yz_vision_alloc(size_t size);
+void yz_vision_release(void *ptr);
+
+/* Fills err with "name: <formatted problem>" and returns code. */
+yz_vision_status yz_vision_fail(yz_vision_error *err, yz_vision_status code, const char *name,
+                                const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Refuses a header size before anything is allocated for it. */
+yz_vision_status yz_vision_check_size(long w, long h, const char *name, yz_vision_error *err);
+
+/* Working-size target when the caller passes 0, and the floor a JPEG's 1/8 steps keep. */
+#define YZ_VISION_DEFAULT_LONG_SIDE 1280
+#define YZ_VISION_MIN_LONG_SIDE 1000
+
+/* A decoder's output before orientation: RGB, packed rows, plus what EXIF said. */
+typedef struct {
+    yz_vision_image image;
+    int stored_w, stored_h; /* the full size as stored (before orientation) */
+    int orientation;        /* 1..8 */
+} yz_vision_decoded;
+
+yz_vision_status yz_vision_decode_jpeg(const uint8_t *bytes, size_t n_bytes, const char *name,
+                                       int max_long_side, yz_vision_decoded *out,
+                                       yz_vision_error *err);
+yz_vision_status yz_vision_decode_png(const uint8_t *bytes, size_t n_bytes, const char *name,
+                                      yz_vision_decoded *out, yz_vision_error *err);
+
+/* The EXIF Orientation (1..8) in an APP1 payload (starting at "Exif\0\0"); 1 when the block
+ * is absent, malformed or says something out of range. Never reads outside [data, data+n). */
+int yz_vision_exif_orientation(const uint8_t *data, size_t n_bytes);
+
+/* New image of w x h (uninitialised pixels); NULL data on failure. */
+yz_vision_status yz_vision_image_new(int w, int h, yz_vision_image *image);
+void yz_vision_image_free(yz_vision_image *image);
+
+/* Replaces *image by its upright version for EXIF orientation 1..8. */
+yz_vision_status yz_vision_apply_orientation(yz_vision_image *image, int orientation);
+
+/* Replaces *image by a box-filtered copy shrunk by an integer factor. */
+yz_vision_status yz_vision_shrink(yz_vision_image *image, int factor);
+
+double yz_vision_now_ms(void);
+
+#endif

@@ -1,0 +1,126 @@
+/* vision.h - libyzvision: a photo of yard dice in, the values of their top faces out.
+ *
+ * What it promises:
+ * - Pure C API. Never prints, never exits, keeps no mutable globals (except the test-only
+ *   allocation hook in vision_testing.h). Every function that can fail returns a
+ *   yz_vision_status and fills a yz_vision_error whose message names the file and the problem,
+ *   e.g. "photo.jpg: not a JPEG or PNG file", "x.png: truncated",
+ *   "big.jpg: 100000x100000 pixels is more than the 50 MP limit".
+ * - Photos are JPEG (baseline, progressive, grayscale, CMYK/YCCK) or PNG (any bit depth,
+ *   palette, alpha, grayscale). The EXIF Orientation tag is applied, so every coordinate this
+ *   library returns is in the upright photo at its full stored resolution.
+ * - Limits are checked before memory is asked for: YZ_VISION_MAX_FILE_BYTES,
+ *   YZ_VISION_MAX_PIXELS and YZ_VISION_MAX_SIDE (see below).
+ * - Reading dice is honest: a photo is "ok" only when the expected number of dice was found
+ *   and every top face was read with confidence; otherwise it is "refused" with a reason.
+ *   A refusal is not an error: the call returns YZ_VISION_OK and result->status says so.
+ */
+#ifndef YZ_VISION_H
+#define YZ_VISION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Limits. A bigger file, more pixels in the header, or a longer side is refused. */
+#define YZ_VISION_MAX_FILE_BYTES (64u * 1024u * 1024u)
+#define YZ_VISION_MAX_PIXELS 50000000L /* 50 MP: 12 MP phones with room to spare */
+#define YZ_VISION_MAX_SIDE 20000       /* also rules out 1 x 1000000 strips */
+#define YZ_VISION_MAX_DICE 32
+
+typedef enum {
+    YZ_VISION_OK = 0,
+    YZ_VISION_ERR_USAGE = 1,    /* a bad argument (NULL path, unknown option value) */
+    YZ_VISION_ERR_IO = 2,       /* the file cannot be opened or read, or cannot be written */
+    YZ_VISION_ERR_FORMAT = 3,   /* not a JPEG or PNG, truncated, corrupt */
+    YZ_VISION_ERR_LIMIT = 4,    /* beyond one of the limits above */
+    YZ_VISION_ERR_NOMEM = 5,    /* an allocation failed */
+    YZ_VISION_ERR_INTERNAL = 6, /* an OpenCV primitive failed */
+} yz_vision_status;
+
+typedef struct {
+    yz_vision_status code;
+    char message[256];
+} yz_vision_error;
+
+/* ---- photos ---------------------------------------------------------------------------- */
+
+/* An 8-bit RGB image, rows packed (stride = 3 * w). Owned by whoever holds it. */
+typedef struct {
+    int w, h;
+    uint8_t *rgb;
+} yz_vision_image;
+
+/* A decoded photo, upright, at a working size chosen from its full size. */
+typedef struct {
+    yz_vision_image image; /* the working-size pixels, upright */
+    int full_w, full_h;    /* the upright photo at its stored resolution */
+    int orientation;       /* EXIF Orientation that was applied (1 when absent or malformed) */
+} yz_vision_photo;
+
+/* Decodes a JPEG or PNG file to RGB, applies EXIF orientation, and brings the long side down
+ * to about max_long_side (0: the default, 1280). JPEGs are scaled while decoding, in steps of
+ * 1/8 (a 4000x3000 photo decodes at 1000x750), never below a 1000 px long side when the photo
+ * has more; PNGs are shrunk by a whole factor after decoding. Never upscales. On success the caller frees with yz_vision_photo_free. */
+yz_vision_status yz_vision_load_file(const char *path, int max_long_side, yz_vision_photo *photo,
+                                     yz_vision_error *err);
+/* The same from bytes in memory; name is only used in error messages. */
+yz_vision_status yz_vision_load_memory(const uint8_t *bytes, size_t n_bytes, const char *name,
+                                       int max_long_side, yz_vision_photo *photo,
+                                       yz_vision_error *err);
+void yz_vision_photo_free(yz_vision_photo *photo);
+
+/* ---- reading dice ---------------------------------------------------------------------- */
+
+typedef struct {
+    int expect; /* number of dice that must be found, 5 by default; 0 = any number */
+    int max_long_side; /* working size, 0 = default */
+} yz_vision_options;
+
+/* Options as the CLI uses them by default: expect 5. */
+yz_vision_options yz_vision_default_options(void);
+
+typedef struct {
+    double x, y;
+} yz_vision_point;
+
+typedef struct {
+    int value;                  /* 1..6, or 0 when the top face could not be read */
+    double confidence;          /* 0..1; below the reader's threshold the die is "uncertain" */
+    int certain;                /* value is trusted */
+    int box[4];                 /* x, y, w, h of the whole die, full-size upright pixels */
+    yz_vision_point top[4];     /* the top face's corners, full-size upright pixels */
+    int n_pips;                 /* pips counted on the top face */
+} yz_vision_die;
+
+typedef enum { YZ_VISION_READ_OK = 0, YZ_VISION_READ_REFUSED = 1 } yz_vision_read_status;
+
+typedef struct {
+    yz_vision_read_status status;
+    char reason[200]; /* empty when ok; one sentence saying why when refused */
+    int image_w, image_h; /* full-size upright */
+    int n_dice;           /* dice found, sorted left to right by box centre */
+    yz_vision_die dice[YZ_VISION_MAX_DICE];
+    int roll[YZ_VISION_MAX_DICE]; /* the values, in the same order; meaningful when ok */
+    /* Stage timings in milliseconds, for benchmarks. */
+    double ms_decode, ms_detect, ms_read;
+} yz_vision_result;
+
+/* Reads the dice in the photo at path. Returns an error only when the photo cannot be loaded
+ * (or memory runs out); a photo that loads always gives YZ_VISION_OK, with result->status
+ * READ_OK or READ_REFUSED and a reason. opts may be NULL for the defaults. */
+yz_vision_status yz_vision_read_file(const char *path, const yz_vision_options *opts,
+                                     yz_vision_result *result, yz_vision_error *err);
+/* The same on a photo already loaded (coordinates scaled back to photo->full_w x full_h). */
+yz_vision_status yz_vision_read_photo(const yz_vision_photo *photo, const yz_vision_options *opts,
+                                      yz_vision_result *result, yz_vision_error *err);
+
+/* Writes a PNG of the photo (at working size) with every die's outline, its top-face quad and
+ * its value drawn large; uncertain dice in orange, a refused photo's banner in red. */
+yz_vision_status yz_vision_annotate(const yz_vision_photo *photo, const yz_vision_result *result,
+                                    const char *out_png, yz_vision_error *err);
+
+/* Writes an RGB image as an 8-bit PNG. */
+yz_vision_status yz_vision_write_png(const yz_vision_image *image, const char *path,
+                                     yz_vision_error *err);
+
+#endif
