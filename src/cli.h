@@ -12,6 +12,7 @@ enum {
     YZ_EXIT_DATA = 1,     /* a file or value that is wrong: broken JSON, a filled box, ... */
     YZ_EXIT_USAGE = 2,    /* a malformed command line */
     YZ_EXIT_REFUSED = 3,  /* read: the photo loaded but the dice could not be read with confidence */
+    YZ_EXIT_EVAL_BELOW = 5, /* eval: a --min/--max requirement was not met */
     YZ_EXIT_INTERNAL = 70 /* out of memory, a cache that cannot be written, ... */
 };
 
@@ -56,6 +57,7 @@ int yz_cmd_score(int argc, char **argv);
 int yz_cmd_advise(int argc, char **argv);
 int yz_cmd_strategy(int argc, char **argv);
 int yz_cmd_rules(int argc, char **argv);
+int yz_cmd_eval(int argc, char **argv);
 int yz_cmd_read(int argc, char **argv);
 
 #endif

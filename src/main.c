@@ -15,6 +15,8 @@ static const struct {
     {"strategy", yz_cmd_strategy, "strategy [--rules P] [--json]   solve a profile, time it"},
     {"rules", yz_cmd_rules, "rules [PROFILE]   list the rules, or one profile's boxes"},
     {"read", yz_cmd_read, "read PHOTO [--json] [--annotate OUT.png] [--expect 5|any]   dice in a photo"},
+    {"eval", yz_cmd_eval,
+     "eval --truth TRUTH.csv DIR [--expect 5|any] [--json]   measure the reader on known photos"},
 };
 
 static void usage(FILE *out)
@@ -23,7 +25,7 @@ static void usage(FILE *out)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  yardzee %s\n", commands[i].summary);
     fputs("\nexit status: 0 ok, 1 bad data (a file or value), 2 usage, 3 photo refused (dice not\n"
-          "read with confidence), 70 internal error\n", out);
+          "read with confidence), 5 eval requirement not met, 70 internal error\n", out);
 }
 
 int main(int argc, char **argv)

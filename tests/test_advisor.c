@@ -390,11 +390,11 @@ static void a_failed_allocation_is_a_clean_error(void **state)
     fail_msg("yz_strategy_build makes more allocations than this test expects");
 }
 
-int main(void)
+/* Two groups: "quick" runs under the sanitizers too; "slow" solves every profile and runs the
+ * brute force, pure arithmetic that the sanitizers would only slow down (tools/test.sh). */
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(optimal_scores_match_the_published_optima),
-        cmocka_unit_test(turn_solver_matches_brute_force_on_short_games),
+    const struct CMUnitTest quick[] = {
         cmocka_unit_test_setup_teardown(well_known_positions_get_the_known_best_move,
                                         build_yahtzee, free_strategy),
         cmocka_unit_test_setup_teardown(advice_is_consistent_with_the_table, build_yahtzee,
@@ -403,6 +403,12 @@ int main(void)
                                         free_strategy),
         cmocka_unit_test(a_failed_allocation_is_a_clean_error),
     };
-    if (getenv("TEST_FILTER")) cmocka_set_test_filter(getenv("TEST_FILTER"));
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const struct CMUnitTest slow[] = {
+        cmocka_unit_test(optimal_scores_match_the_published_optima),
+        cmocka_unit_test(turn_solver_matches_brute_force_on_short_games),
+    };
+    if (argc == 2 && strcmp(argv[1], "slow") == 0) return cmocka_run_group_tests(slow, NULL, NULL);
+    if (argc == 2 && strcmp(argv[1], "quick") == 0) return cmocka_run_group_tests(quick, NULL, NULL);
+    fprintf(stderr, "usage: test_advisor quick|slow\n");
+    return 2;
 }

@@ -1,0 +1,404 @@
+/* cmd_eval.c - `yardzee eval`: how well the reader does on photos whose truth is known.
+ *
+ * Truth is a CSV with the header file,value,x,y,w,h[,top_visible]: one row per die, the box in
+ * upright pixels (samples/lawn/truth.csv and ../shared/data/ labels.csv both fit). A reported
+ * die matches a true die when either box holds the other's centre; the nearest centres pair
+ * first. */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "vision.h"
+
+#define MAX_TRUTH_BYTES (16 * 1024 * 1024)
+#define MAX_PHOTOS 20000
+
+typedef struct {
+    int value;
+    int box[4];
+    int top_visible;
+} truth_die;
+
+typedef struct {
+    char *file;
+    int n_dice;
+    truth_die dice[YZ_VISION_MAX_DICE];
+} truth_photo;
+
+typedef struct {
+    truth_photo *photos;
+    int n_photos;
+} truth_set;
+
+static const char eval_help[] =
+    "usage: yardzee eval --truth TRUTH.csv DIR [--expect 5|any] [--json]\n"
+    "                    [--min-die-accuracy PCT] [--min-roll-accuracy PCT]\n"
+    "                    [--max-wrong-ok N] [--min-odd-refused PCT]\n"
+    "Reads every photo named in TRUTH.csv from DIR and reports photos read, refused and wrongly\n"
+    "read as ok; per-die accuracy with a 6x6 confusion matrix; whole-roll accuracy; refusals of\n"
+    "photos that are not five readable dice; time per photo. The --min/--max options turn the\n"
+    "report into a check: exit 4 when one is not met.\n";
+
+static void truth_free(truth_set *truth)
+{
+    for (int i = 0; i < truth->n_photos; i++) free(truth->photos[i].file);
+    free(truth->photos);
+}
+
+static truth_photo *photo_named(truth_set *truth, const char *file)
+{
+    /* Rows of one photo are consecutive in every set we know; search from the end first. */
+    for (int i = truth->n_photos - 1; i >= 0; i--)
+        if (strcmp(truth->photos[i].file, file) == 0) return &truth->photos[i];
+    if (truth->n_photos >= MAX_PHOTOS) return NULL;
+    truth_photo *photo = &truth->photos[truth->n_photos++];
+    memset(photo, 0, sizeof *photo);
+    photo->file = strdup(file);
+    return photo->file ? photo : NULL;
+}
+
+static int parse_truth_line(truth_set *truth, char *line, const char *path, int line_no)
+{
+    char *fields[8];
+    int n_fields = 0;
+    for (char *field = strtok(line, ",\r\n"); field && n_fields < 8; field = strtok(NULL, ",\r\n"))
+        fields[n_fields++] = field;
+    if (n_fields != 6 && n_fields != 7)
+        return yz_cli_fail(YZ_EXIT_DATA, "%s: line %d: expected 6 or 7 fields", path, line_no);
+    truth_die die = {0, {0, 0, 0, 0}, 1};
+    long numbers[6];
+    for (int i = 1; i < n_fields; i++) {
+        char *end;
+        numbers[i - 1] = strtol(fields[i], &end, 10);
+        if (end == fields[i] || *end || numbers[i - 1] < 0 || numbers[i - 1] > 100000)
+            return yz_cli_fail(YZ_EXIT_DATA, "%s: line %d: '%s' is not a whole number", path,
+                               line_no, fields[i]);
+    }
+    if (numbers[0] < 1 || numbers[0] > 6)
+        return yz_cli_fail(YZ_EXIT_DATA, "%s: line %d: value %ld is not 1-6", path, line_no,
+                           numbers[0]);
+    die.value = (int)numbers[0];
+    for (int i = 0; i < 4; i++) die.box[i] = (int)numbers[i + 1];
+    if (n_fields == 7) die.top_visible = numbers[5] != 0;
+    truth_photo *photo = photo_named(truth, fields[0]);
+    if (!photo) return yz_cli_fail(YZ_EXIT_DATA, "%s: more than %d photos", path, MAX_PHOTOS);
+    if (photo->n_dice >= YZ_VISION_MAX_DICE)
+        return yz_cli_fail(YZ_EXIT_DATA, "%s: line %d: more than %d dice in %s", path, line_no,
+                           YZ_VISION_MAX_DICE, fields[0]);
+    photo->dice[photo->n_dice++] = die;
+    return YZ_EXIT_OK;
+}
+
+static int read_truth(const char *path, truth_set *truth)
+{
+    memset(truth, 0, sizeof *truth);
+    FILE *file = fopen(path, "r");
+    if (!file) return yz_cli_fail(YZ_EXIT_DATA, "%s: cannot open: %s", path, strerror(errno));
+    truth->photos = calloc(MAX_PHOTOS, sizeof *truth->photos);
+    if (!truth->photos) {
+        fclose(file);
+        return yz_cli_fail(YZ_EXIT_INTERNAL, "out of memory");
+    }
+    char line[1024];
+    int line_no = 0, code = YZ_EXIT_OK;
+    long bytes = 0;
+    while (code == YZ_EXIT_OK && fgets(line, sizeof line, file)) {
+        line_no++;
+        bytes += (long)strlen(line);
+        if (bytes > MAX_TRUTH_BYTES)
+            code = yz_cli_fail(YZ_EXIT_DATA, "%s: more than %d bytes", path, MAX_TRUTH_BYTES);
+        else if (line_no == 1) {
+            if (strncmp(line, "file,value,x,y,w,h", 18) != 0)
+                code = yz_cli_fail(YZ_EXIT_DATA, "%s: line 1: expected the header "
+                                   "file,value,x,y,w,h[,top_visible]", path);
+        } else if (line[0] != '\n' && line[0] != '\r')
+            code = parse_truth_line(truth, line, path, line_no);
+    }
+    fclose(file);
+    if (code == YZ_EXIT_OK && truth->n_photos == 0)
+        code = yz_cli_fail(YZ_EXIT_DATA, "%s: no dice", path);
+    if (code != YZ_EXIT_OK) truth_free(truth);
+    return code;
+}
+
+static int contains(const int box[4], double x, double y)
+{
+    return x >= box[0] && x <= box[0] + box[2] && y >= box[1] && y <= box[1] + box[3];
+}
+
+/* matched[t] = index of the reported die paired with true die t, or -1. */
+static void match_dice(const truth_photo *truth, const yz_vision_result *result, int matched[])
+{
+    int taken[YZ_VISION_MAX_DICE] = {0};
+    for (int t = 0; t < truth->n_dice; t++) matched[t] = -1;
+    for (;;) {
+        double best = INFINITY;
+        int best_t = -1, best_r = -1;
+        for (int t = 0; t < truth->n_dice; t++) {
+            if (matched[t] >= 0) continue;
+            const int *tb = truth->dice[t].box;
+            double tx = tb[0] + tb[2] / 2.0, ty = tb[1] + tb[3] / 2.0;
+            for (int r = 0; r < result->n_dice; r++) {
+                if (taken[r]) continue;
+                const int *rb = result->dice[r].box;
+                double rx = rb[0] + rb[2] / 2.0, ry = rb[1] + rb[3] / 2.0;
+                if (!contains(tb, rx, ry) && !contains(rb, tx, ty)) continue;
+                double d = hypot(rx - tx, ry - ty);
+                if (d < best) best = d, best_t = t, best_r = r;
+            }
+        }
+        if (best_t < 0) return;
+        matched[best_t] = best_r;
+        taken[best_r] = 1;
+    }
+}
+
+static int same_roll(const truth_photo *truth, const yz_vision_result *result)
+{
+    int counts[7] = {0};
+    if (truth->n_dice != result->n_dice) return 0;
+    for (int i = 0; i < truth->n_dice; i++) counts[truth->dice[i].value]++;
+    for (int i = 0; i < result->n_dice; i++) {
+        int v = result->dice[i].value;
+        if (v < 1 || v > 6 || --counts[v] < 0) return 0;
+    }
+    return 1;
+}
+
+typedef struct {
+    int photos, read_ok, refused, unreadable, wrong_ok;
+    int dice, dice_right, dice_missed, dice_no_value, dice_hidden;
+    int confusion[7][7]; /* [true][read] */
+    int five_photos, five_right;       /* photos of five readable dice */
+    int odd_photos, odd_refused;       /* photos that are not five readable dice */
+    double *ms;                        /* per photo */
+} eval_stats;
+
+/* A photo that is not five readable dice must be refused when five are expected. */
+static int is_five_readable(const truth_photo *truth)
+{
+    if (truth->n_dice != 5) return 0;
+    for (int i = 0; i < truth->n_dice; i++)
+        if (!truth->dice[i].top_visible) return 0;
+    return 1;
+}
+
+static void eval_photo(const truth_photo *truth, const yz_vision_result *result, int expect_five,
+                       eval_stats *stats)
+{
+    int matched[YZ_VISION_MAX_DICE];
+    match_dice(truth, result, matched);
+    int ok = result->status == YZ_VISION_READ_OK;
+    stats->read_ok += ok;
+    stats->refused += !ok;
+    int right_roll = same_roll(truth, result);
+    if (ok && (!right_roll || (expect_five && !is_five_readable(truth)))) stats->wrong_ok++;
+    for (int t = 0; t < truth->n_dice; t++) {
+        const truth_die *die = &truth->dice[t];
+        if (!die->top_visible) {
+            stats->dice_hidden++;
+            continue;
+        }
+        stats->dice++;
+        if (matched[t] < 0) {
+            stats->dice_missed++;
+            continue;
+        }
+        int value = result->dice[matched[t]].value;
+        if (value < 1 || value > 6 || !result->dice[matched[t]].certain) {
+            stats->dice_no_value++;
+            continue;
+        }
+        stats->confusion[die->value][value]++;
+        stats->dice_right += value == die->value;
+    }
+    if (is_five_readable(truth)) {
+        stats->five_photos++;
+        stats->five_right += ok && right_roll;
+    } else {
+        stats->odd_photos++;
+        stats->odd_refused += !ok;
+    }
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double percent(int part, int whole)
+{
+    return whole ? 100.0 * part / whole : 0.0;
+}
+
+static void print_report(const char *dir, const eval_stats *s, double median_ms, double p95_ms)
+{
+    printf("%s: %d photos: %d read ok, %d refused, %d unreadable; %d WRONG but reported ok\n", dir,
+           s->photos, s->read_ok, s->refused, s->unreadable, s->wrong_ok);
+    printf("dice: %d/%d right (%.1f%%), %d missed, %d without a value, %d with a hidden top\n",
+           s->dice_right, s->dice, percent(s->dice_right, s->dice), s->dice_missed,
+           s->dice_no_value, s->dice_hidden);
+    printf("five-dice photos entirely right: %d/%d (%.1f%%)\n", s->five_right, s->five_photos,
+           percent(s->five_right, s->five_photos));
+    printf("other photos (not five readable dice) refused: %d/%d\n", s->odd_refused,
+           s->odd_photos);
+    printf("time per photo: median %.1f ms, p95 %.1f ms\n", median_ms, p95_ms);
+    printf("confusion (rows: true value, columns: value read)\n      1    2    3    4    5    6\n");
+    for (int t = 1; t <= 6; t++) {
+        printf("%d", t);
+        for (int r = 1; r <= 6; r++) printf(" %4d", s->confusion[t][r]);
+        putchar('\n');
+    }
+}
+
+static json_t *report_json(const char *dir, const eval_stats *s, double median_ms, double p95_ms)
+{
+    json_t *confusion = json_array();
+    for (int t = 1; t <= 6; t++) {
+        json_t *row = json_array();
+        for (int r = 1; r <= 6; r++) json_array_append_new(row, json_integer(s->confusion[t][r]));
+        json_array_append_new(confusion, row);
+    }
+    return json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:i, s:i, "
+                     "s:f, s:i, s:i, s:f, s:f, s:o}",
+                     "dir", dir, "photos", s->photos, "read_ok", s->read_ok, "refused", s->refused,
+                     "unreadable", s->unreadable, "wrong_ok", s->wrong_ok, "dice", s->dice,
+                     "dice_right", s->dice_right, "dice_missed", s->dice_missed, "dice_no_value",
+                     s->dice_no_value, "dice_hidden", s->dice_hidden, "die_accuracy",
+                     percent(s->dice_right, s->dice), "five_photos", s->five_photos, "five_right",
+                     s->five_right, "roll_accuracy", percent(s->five_right, s->five_photos),
+                     "odd_photos", s->odd_photos, "odd_refused", s->odd_refused, "median_ms",
+                     median_ms, "p95_ms", p95_ms, "confusion", confusion);
+}
+
+typedef struct {
+    double min_die_accuracy, min_roll_accuracy, min_odd_refused;
+    int max_wrong_ok;
+} eval_requirements;
+
+static int check_requirements(const eval_requirements *req, const eval_stats *s)
+{
+    int code = YZ_EXIT_OK;
+    if (req->min_die_accuracy >= 0 && percent(s->dice_right, s->dice) < req->min_die_accuracy)
+        code = yz_cli_fail(YZ_EXIT_EVAL_BELOW, "eval: die accuracy %.1f%% is below %.1f%%",
+                           percent(s->dice_right, s->dice), req->min_die_accuracy);
+    if (req->min_roll_accuracy >= 0 &&
+        percent(s->five_right, s->five_photos) < req->min_roll_accuracy)
+        code = yz_cli_fail(YZ_EXIT_EVAL_BELOW, "eval: roll accuracy %.1f%% is below %.1f%%",
+                           percent(s->five_right, s->five_photos), req->min_roll_accuracy);
+    if (req->max_wrong_ok >= 0 && s->wrong_ok > req->max_wrong_ok)
+        code = yz_cli_fail(YZ_EXIT_EVAL_BELOW, "eval: %d wrong rolls reported ok (at most %d)",
+                           s->wrong_ok, req->max_wrong_ok);
+    if (req->min_odd_refused >= 0 && percent(s->odd_refused, s->odd_photos) < req->min_odd_refused)
+        code = yz_cli_fail(YZ_EXIT_EVAL_BELOW, "eval: %d of %d photos of other than five dice "
+                           "refused (%.1f%% is below %.1f%%)", s->odd_refused, s->odd_photos,
+                           percent(s->odd_refused, s->odd_photos), req->min_odd_refused);
+    return code;
+}
+
+static int parse_percent(const char *text, const char *option, double *out)
+{
+    char *end;
+    double value = strtod(text, &end);
+    if (end == text || *end || value < 0 || value > 100)
+        return yz_cli_fail(YZ_EXIT_USAGE, "%s: '%s' is not a percentage", option, text);
+    *out = value;
+    return YZ_EXIT_OK;
+}
+
+int yz_cmd_eval(int argc, char **argv)
+{
+    static const struct option long_options[] = {
+        {"truth", required_argument, NULL, 't'},
+        {"expect", required_argument, NULL, 'e'},
+        {"json", no_argument, NULL, 'j'},
+        {"min-die-accuracy", required_argument, NULL, 'd'},
+        {"min-roll-accuracy", required_argument, NULL, 'r'},
+        {"max-wrong-ok", required_argument, NULL, 'w'},
+        {"min-odd-refused", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    const char *truth_path = NULL;
+    int json = 0, code = YZ_EXIT_OK, opt;
+    yz_vision_options options = yz_vision_default_options();
+    eval_requirements req = {-1, -1, -1, -1};
+    optind = 1;
+    opterr = 0;
+    while (code == YZ_EXIT_OK && (opt = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
+        switch (opt) {
+        case 't': truth_path = optarg; break;
+        case 'j': json = 1; break;
+        case 'h': fputs(eval_help, stdout); return YZ_EXIT_OK;
+        case 'e':
+            if (strcmp(optarg, "any") == 0) options.expect = 0;
+            else if (strcmp(optarg, "5") == 0) options.expect = 5;
+            else code = yz_cli_fail(YZ_EXIT_USAGE, "--expect: '%s' is not 5 or any", optarg);
+            break;
+        case 'd': code = parse_percent(optarg, "--min-die-accuracy", &req.min_die_accuracy); break;
+        case 'r': code = parse_percent(optarg, "--min-roll-accuracy", &req.min_roll_accuracy); break;
+        case 'o': code = parse_percent(optarg, "--min-odd-refused", &req.min_odd_refused); break;
+        case 'w': {
+            char *end;
+            long value = strtol(optarg, &end, 10);
+            if (end == optarg || *end || value < 0)
+                code = yz_cli_fail(YZ_EXIT_USAGE, "--max-wrong-ok: '%s' is not a count", optarg);
+            req.max_wrong_ok = (int)value;
+            break;
+        }
+        default:
+            code = yz_cli_fail(YZ_EXIT_USAGE, "eval: bad option %s", argv[optind - 1]);
+        }
+    }
+    if (code != YZ_EXIT_OK) return code;
+    if (!truth_path) return yz_cli_fail(YZ_EXIT_USAGE, "eval: --truth is required");
+    if (optind != argc - 1) return yz_cli_fail(YZ_EXIT_USAGE, "eval: expected one photo folder");
+    const char *dir = argv[optind];
+
+    truth_set truth;
+    code = read_truth(truth_path, &truth);
+    if (code != YZ_EXIT_OK) return code;
+    eval_stats stats;
+    memset(&stats, 0, sizeof stats);
+    stats.ms = calloc((size_t)truth.n_photos, sizeof *stats.ms);
+    if (!stats.ms) {
+        truth_free(&truth);
+        return yz_cli_fail(YZ_EXIT_INTERNAL, "out of memory");
+    }
+    int n_timed = 0;
+    for (int i = 0; i < truth.n_photos; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, truth.photos[i].file);
+        yz_vision_result result;
+        yz_vision_error err;
+        stats.photos++;
+        double start = yz_cli_now();
+        if (yz_vision_read_file(path, &options, &result, &err) != YZ_VISION_OK) {
+            fprintf(stderr, "yardzee: %s\n", err.message);
+            stats.unreadable++;
+            continue;
+        }
+        stats.ms[n_timed++] = (yz_cli_now() - start) * 1000;
+        eval_photo(&truth.photos[i], &result, options.expect == 5, &stats);
+    }
+    qsort(stats.ms, (size_t)n_timed, sizeof *stats.ms, compare_doubles);
+    double median_ms = n_timed ? stats.ms[n_timed / 2] : 0;
+    double p95_ms = n_timed ? stats.ms[(n_timed * 95) / 100 < n_timed ? (n_timed * 95) / 100 : n_timed - 1] : 0;
+    if (json) {
+        json_t *report = report_json(dir, &stats, median_ms, p95_ms);
+        char *text = json_dumps(report, JSON_COMPACT | JSON_REAL_PRECISION(6));
+        json_decref(report);
+        if (text) puts(text);
+        free(text);
+    } else {
+        print_report(dir, &stats, median_ms, p95_ms);
+    }
+    code = check_requirements(&req, &stats);
+    free(stats.ms);
+    truth_free(&truth);
+    return code;
+}
