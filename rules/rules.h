@@ -188,6 +188,41 @@ void yz_rules_totals(const yz_profile *profile, const yz_card *card, yz_totals *
 void yz_rules_standings(const yz_profile *profile, const yz_card *cards, int n_players,
                         int order[], int place[]);
 
+/* ---- A game: players taking turns ------------------------------------------------------- */
+
+#define YZ_MAX_THROWS 3
+#define YZ_NAME_MAX 32
+
+/* Whose turn, which throw, the dice, and every player's card. Changed only through the
+ * yz_game_... calls below, each of which refuses an illegal move and leaves the game as it was. */
+typedef struct {
+    const yz_profile *profile;
+    int n_players;
+    char names[YZ_MAX_PLAYERS][YZ_NAME_MAX];
+    yz_card cards[YZ_MAX_PLAYERS];
+    int current;                /* whose turn */
+    int throws;                 /* throws made this turn, 0..YZ_MAX_THROWS */
+    yz_roll dice;               /* after the last throw, when throws > 0 */
+    uint8_t kept[YZ_N_DICE];    /* dice set aside for the next throw, ascending */
+    int n_kept;
+} yz_game;
+
+/* Names must be 1-31 printable characters, different from each other; the number of players
+ * must be within the profile's min_players..max_players. */
+yz_status yz_game_init(yz_game *game, const yz_profile *profile, const char *const names[],
+                       int n_players, yz_rules_error *err);
+/* A throw of all five dice as they now lie; after a keep the kept dice must be among them. */
+yz_status yz_game_throw(yz_game *game, const yz_roll *dice, yz_rules_error *err);
+/* Sets dice aside before the next throw; they must be among the dice thrown. */
+yz_status yz_game_keep(yz_game *game, const uint8_t *kept, int n_kept, yz_rules_error *err);
+/* Scores the dice in box for the current player, then the turn passes. */
+yz_status yz_game_score(yz_game *game, yz_box box, yz_option *scored, yz_rules_error *err);
+int yz_game_is_over(const yz_game *game);
+/* 1-based round of the current turn (1..number of boxes). */
+int yz_game_round(const yz_game *game);
+/* Index of the player with this name, or -1. */
+int yz_game_player(const yz_game *game, const char *name);
+
 /* ---- The optimal advisor --------------------------------------------------------------- */
 
 typedef struct yz_strategy yz_strategy;

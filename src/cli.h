@@ -58,6 +58,7 @@ int yz_cmd_advise(int argc, char **argv);
 int yz_cmd_strategy(int argc, char **argv);
 int yz_cmd_rules(int argc, char **argv);
 int yz_cmd_eval(int argc, char **argv);
+int yz_cmd_game(int argc, char **argv);
 int yz_cmd_read(int argc, char **argv);
 
 #endif

@@ -15,6 +15,8 @@ static const struct {
     {"strategy", yz_cmd_strategy, "strategy [--rules P] [--json]   solve a profile, time it"},
     {"rules", yz_cmd_rules, "rules [PROFILE]   list the rules, or one profile's boxes"},
     {"read", yz_cmd_read, "read PHOTO [--json] [--annotate OUT.png] [--expect 5|any]   dice in a photo"},
+    {"game", yz_cmd_game,
+     "game new|throw|keep|score|show|undo ...   keep a whole game (yardzee game --help)"},
     {"eval", yz_cmd_eval,
      "eval --truth TRUTH.csv DIR [--expect 5|any] [--json]   measure the reader on known photos"},
 };

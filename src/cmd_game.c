@@ -1,0 +1,402 @@
+/* cmd_game.c - `yardzee game`: a whole game for 1-6 players, kept in a file. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "game_file.h"
+#include "vision.h"
+
+#define DEFAULT_GAME_FILE "yardzee-game.json"
+
+static const char game_help[] =
+    "usage: yardzee game new --players Ann,Bob [--rules P] [--file GAME.json] [--force]\n"
+    "       yardzee game throw (PHOTO | --roll 1,3,3,4,6) [--player NAME] [--file GAME.json]\n"
+    "       yardzee game keep 3,3 | none [--player NAME] [--file GAME.json]\n"
+    "       yardzee game score BOX [--player NAME] [--file GAME.json]\n"
+    "       yardzee game show [--json] [--file GAME.json]\n"
+    "       yardzee game undo [--file GAME.json]\n"
+    "Keeps a game in a JSON file (default " DEFAULT_GAME_FILE "), saved atomically after every\n"
+    "move. After each throw it gives the optimal advice. An illegal move (a fourth throw, a\n"
+    "filled box, --player out of turn) is refused and changes nothing (exit 1); a photo whose\n"
+    "dice cannot be read with confidence is refused (exit 3).\n";
+
+typedef struct {
+    const char *file, *players, *rules, *roll, *player;
+    int json, force, help;
+    const char *argument; /* PHOTO, the kept dice or the box */
+} game_args;
+
+static int parse_game_args(int argc, char **argv, game_args *args)
+{
+    static const struct option long_options[] = {
+        {"file", required_argument, NULL, 'f'},   {"players", required_argument, NULL, 'P'},
+        {"rules", required_argument, NULL, 'R'},  {"roll", required_argument, NULL, 'r'},
+        {"player", required_argument, NULL, 'p'}, {"json", no_argument, NULL, 'j'},
+        {"force", no_argument, NULL, 'F'},        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    memset(args, 0, sizeof *args);
+    args->file = DEFAULT_GAME_FILE;
+    optind = 1;
+    opterr = 0;
+    int opt;
+    while ((opt = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
+        switch (opt) {
+        case 'f': args->file = optarg; break;
+        case 'P': args->players = optarg; break;
+        case 'R': args->rules = optarg; break;
+        case 'r': args->roll = optarg; break;
+        case 'p': args->player = optarg; break;
+        case 'j': args->json = 1; break;
+        case 'F': args->force = 1; break;
+        case 'h': args->help = 1; break;
+        case ':': return yz_cli_fail(YZ_EXIT_USAGE, "game: %s needs a value", argv[optind - 1]);
+        default: return yz_cli_fail(YZ_EXIT_USAGE, "game: unknown option %s", argv[optind - 1]);
+        }
+    }
+    if (optind < argc) args->argument = argv[optind++];
+    if (optind < argc)
+        return yz_cli_fail(YZ_EXIT_USAGE, "game: unexpected argument '%s'", argv[optind]);
+    return YZ_EXIT_OK;
+}
+
+/* "3,3" or "none": up to five dice. */
+static int parse_kept(const char *text, uint8_t *dice, int *n_dice)
+{
+    *n_dice = 0;
+    if (strcmp(text, "none") == 0) return YZ_EXIT_OK;
+    for (const char *p = text; *p; p++) {
+        if (*p == ',' || *p == ' ') continue;
+        if (*p < '1' || *p > '6' || (p[1] && p[1] != ',' && p[1] != ' ') || *n_dice == YZ_N_DICE)
+            return yz_cli_fail(YZ_EXIT_USAGE, "keep: '%s' is not up to five dice 1-6 (or none)",
+                               text);
+        dice[(*n_dice)++] = (uint8_t)(*p - '0');
+    }
+    return YZ_EXIT_OK;
+}
+
+static void print_dice(const uint8_t *dice, int n_dice)
+{
+    for (int i = 0; i < n_dice; i++) printf(i ? " %d" : "%d", dice[i]);
+}
+
+static void print_whose_turn(const yz_game *game)
+{
+    if (yz_game_is_over(game)) return;
+    printf("Round %d of %d: %s's turn", yz_game_round(game), game->profile->n_boxes,
+           game->names[game->current]);
+    if (game->throws) {
+        printf(", %d of %d throws made: ", game->throws, YZ_MAX_THROWS);
+        print_dice(game->dice.dice, YZ_N_DICE);
+        if (game->n_kept) {
+            printf(" (keeping ");
+            print_dice(game->kept, game->n_kept);
+            printf(")");
+        }
+    }
+    printf(".\n");
+}
+
+static void print_advice(const yz_game *game)
+{
+    yz_strategy *strategy = yz_cli_strategy(game->profile);
+    if (!strategy) return;
+    const yz_card *card = &game->cards[game->current];
+    int throws_left = YZ_MAX_THROWS - game->throws;
+    yz_keep_advice keep;
+    if (throws_left > 0 && yz_advise_keeps(strategy, card, &game->dice, throws_left, &keep, 1) &&
+        keep.n_keep < YZ_N_DICE) {
+        printf("Advice: keep ");
+        if (keep.n_keep) print_dice(keep.keep, keep.n_keep);
+        else printf("nothing");
+        printf(" and throw %d dice (expected final score %.1f).\n", YZ_N_DICE - keep.n_keep,
+               keep.expected);
+    } else {
+        yz_box_advice box;
+        if (yz_advise_boxes(strategy, card, &game->dice, &box, 1))
+            printf("Advice: %sscore %s for %d (expected final score %.1f).\n",
+                   throws_left ? "stop and " : "", yz_cli_box_label(game->profile, box.option.box),
+                   box.option.points + box.option.bonus, box.expected);
+    }
+    yz_strategy_free(strategy);
+}
+
+static void print_standings(const yz_game *game)
+{
+    int order[YZ_MAX_PLAYERS], place[YZ_MAX_PLAYERS];
+    yz_rules_standings(game->profile, game->cards, game->n_players, order, place);
+    printf("%s", yz_game_is_over(game) ? "Final standings:" : "Standings:");
+    for (int i = 0; i < game->n_players; i++) {
+        yz_totals totals;
+        yz_rules_totals(game->profile, &game->cards[order[i]], &totals);
+        printf("%s %d. %s %d", i ? "," : "", place[order[i]], game->names[order[i]], totals.total);
+    }
+    printf("\n");
+    if (!yz_game_is_over(game)) return;
+    int n_winners = 0;
+    for (int i = 0; i < game->n_players; i++) n_winners += place[i] == 1;
+    printf(n_winners > 1 ? "Game over: a tie between" : "Game over: the winner is");
+    for (int i = 0, shown = 0; i < game->n_players; i++)
+        if (place[order[i]] == 1)
+            printf("%s %s", shown++ ? (shown == n_winners ? " and" : ",") : "", game->names[order[i]]);
+    printf(".\n");
+}
+
+static void print_cards(const yz_game *game)
+{
+    const yz_profile *profile = game->profile;
+    printf("%-16s", "");
+    for (int p = 0; p < game->n_players; p++) printf(" %8.8s", game->names[p]);
+    printf("\n");
+    yz_totals totals[YZ_MAX_PLAYERS];
+    for (int p = 0; p < game->n_players; p++) yz_rules_totals(profile, &game->cards[p], &totals[p]);
+    for (int i = 0; i < profile->n_boxes; i++) {
+        yz_box box = profile->boxes[i];
+        printf("%-16s", yz_cli_box_label(profile, box));
+        for (int p = 0; p < game->n_players; p++) {
+            if (yz_rules_card_is_open(&game->cards[p], box)) printf(" %8s", ".");
+            else printf(" %8d", game->cards[p].points[box]);
+        }
+        printf("\n");
+        if (box == YZ_BOX_SIXES) {
+            printf("%-16s", "Upper total");
+            for (int p = 0; p < game->n_players; p++) printf(" %8d", totals[p].upper);
+            printf("\n%-16s", "Upper bonus");
+            for (int p = 0; p < game->n_players; p++) printf(" %8d", totals[p].upper_bonus);
+            printf("\n");
+        }
+    }
+    if (profile->extra != YZ_EXTRA_NONE) {
+        printf("%-16s", "Yahtzee bonus");
+        for (int p = 0; p < game->n_players; p++) printf(" %8d", totals[p].yahtzee_bonus);
+        printf("\n");
+    }
+    printf("%-16s", "TOTAL");
+    for (int p = 0; p < game->n_players; p++) printf(" %8d", totals[p].total);
+    printf("\n");
+}
+
+static int show_json(const yz_game *game)
+{
+    int order[YZ_MAX_PLAYERS], place[YZ_MAX_PLAYERS];
+    yz_rules_standings(game->profile, game->cards, game->n_players, order, place);
+    json_t *players = json_array();
+    for (int p = 0; p < game->n_players; p++) {
+        json_t *boxes = json_object();
+        for (int i = 0; i < game->profile->n_boxes; i++) {
+            yz_box box = game->profile->boxes[i];
+            json_object_set_new(boxes, yz_rules_box_name(box),
+                                yz_rules_card_is_open(&game->cards[p], box)
+                                    ? json_null()
+                                    : json_integer(game->cards[p].points[box]));
+        }
+        yz_totals t;
+        yz_rules_totals(game->profile, &game->cards[p], &t);
+        json_array_append_new(players,
+                              json_pack("{s:s, s:o, s:i, s:i, s:i, s:i, s:i}", "name",
+                                        game->names[p], "boxes", boxes, "upper", t.upper,
+                                        "upper_bonus", t.upper_bonus, "yahtzee_bonus",
+                                        t.yahtzee_bonus, "total", t.total, "place", place[p]));
+    }
+    int over = yz_game_is_over(game);
+    json_t *dice = json_array(), *kept = json_array();
+    for (int i = 0; game->throws && i < YZ_N_DICE; i++)
+        json_array_append_new(dice, json_integer(game->dice.dice[i]));
+    for (int i = 0; i < game->n_kept; i++) json_array_append_new(kept, json_integer(game->kept[i]));
+    json_t *root = json_pack("{s:s, s:o, s:b, s:o, s:i, s:i, s:o, s:o}", "rules",
+                             game->profile->name, "players", players, "over", over, "turn",
+                             over ? json_null() : json_string(game->names[game->current]), "round",
+                             over ? game->profile->n_boxes : yz_game_round(game), "throws",
+                             game->throws, "dice", dice, "kept", kept);
+    char *text = json_dumps(root, JSON_COMPACT);
+    json_decref(root);
+    if (!text) return yz_cli_fail(YZ_EXIT_INTERNAL, "out of memory");
+    puts(text);
+    free(text);
+    return YZ_EXIT_OK;
+}
+
+static int game_new(const game_args *args)
+{
+    if (!args->players) return yz_cli_fail(YZ_EXIT_USAGE, "game new: --players Ann,Bob is required");
+    const yz_profile *profile = args->rules ? yz_rules_profile_find(args->rules)
+                                            : yz_rules_profile_default();
+    if (!profile)
+        return yz_cli_fail(YZ_EXIT_USAGE, "--rules: unknown rules '%s' (see: yardzee rules)",
+                           args->rules);
+    if (!args->force && access(args->file, F_OK) == 0)
+        return yz_cli_fail(YZ_EXIT_DATA, "%s: a game is already there (--force replaces it)",
+                           args->file);
+    char list[YZ_MAX_PLAYERS * YZ_NAME_MAX + 64];
+    if (strlen(args->players) >= sizeof list)
+        return yz_cli_fail(YZ_EXIT_USAGE, "--players: too long");
+    strcpy(list, args->players);
+    const char *names[YZ_MAX_PLAYERS + 1];
+    int n_players = 0;
+    for (char *name = strtok(list, ","); name; name = strtok(NULL, ",")) {
+        if (n_players > YZ_MAX_PLAYERS)
+            return yz_cli_fail(YZ_EXIT_USAGE, "--players: at most %d players", YZ_MAX_PLAYERS);
+        names[n_players++] = name;
+    }
+    if (n_players > YZ_MAX_PLAYERS)
+        return yz_cli_fail(YZ_EXIT_USAGE, "--players: at most %d players", YZ_MAX_PLAYERS);
+    yz_game_file file;
+    int code = yz_game_file_new(&file, profile, names, n_players);
+    if (code == YZ_EXIT_OK) code = yz_game_file_save(&file, args->file);
+    if (code == YZ_EXIT_OK) {
+        printf("New game of %s for %d player%s, saved in %s.\n", profile->name, n_players,
+               n_players == 1 ? "" : "s", args->file);
+        print_whose_turn(&file.game);
+    }
+    yz_game_file_free(&file);
+    return code;
+}
+
+/* Reads the dice from a photo, or from --roll. */
+static int thrown_dice(const game_args *args, yz_roll *roll)
+{
+    if ((args->roll != NULL) == (args->argument != NULL))
+        return yz_cli_fail(YZ_EXIT_USAGE, "game throw: give a PHOTO or --roll, not both");
+    yz_rules_error err;
+    if (args->roll)
+        return yz_rules_roll_parse(args->roll, "--roll", roll, &err) == YZ_OK ? YZ_EXIT_OK
+                                                                            : yz_cli_fail_rules(&err);
+    yz_vision_result result;
+    yz_vision_error vision_err;
+    yz_vision_options options = yz_vision_default_options();
+    if (yz_vision_read_file(args->argument, &options, &result, &vision_err) != YZ_VISION_OK)
+        return yz_cli_fail(vision_err.code == YZ_VISION_ERR_NOMEM ? YZ_EXIT_INTERNAL : YZ_EXIT_DATA,
+                           "%s", vision_err.message);
+    if (result.status != YZ_VISION_READ_OK)
+        return yz_cli_fail(YZ_EXIT_REFUSED, "%s: could not read the dice: %s (nothing was recorded)",
+                           args->argument, result.reason);
+    for (int i = 0; i < YZ_N_DICE; i++) roll->dice[i] = (uint8_t)result.roll[i];
+    return YZ_EXIT_OK;
+}
+
+/* throw, keep, score: load, play one move, save, say what happened and what next. */
+static int game_move(const char *command, const game_args *args)
+{
+    yz_game_file file;
+    int code = yz_game_file_load(args->file, &file);
+    if (code != YZ_EXIT_OK) return code;
+    yz_game *game = &file.game;
+    json_t *move = NULL;
+    yz_roll roll;
+    if (args->player && yz_game_player(game, args->player) < 0)
+        code = yz_cli_fail(YZ_EXIT_DATA, "%s: '%s' is not playing", args->file, args->player);
+    else if (args->player && !yz_game_is_over(game) &&
+             strcmp(args->player, game->names[game->current]) != 0)
+        code = yz_cli_fail(YZ_EXIT_DATA, "%s: it is %s's turn, not %s's", args->file,
+                           game->names[game->current], args->player);
+    else if (strcmp(command, "throw") == 0) {
+        code = thrown_dice(args, &roll);
+        if (code == YZ_EXIT_OK) move = yz_game_move_throw(game, &roll, args->roll ? NULL : args->argument);
+    } else if (!args->argument) {
+        code = yz_cli_fail(YZ_EXIT_USAGE, "game %s: which %s?", command,
+                           strcmp(command, "keep") == 0 ? "dice (e.g. 3,3 or none)" : "box");
+    } else if (strcmp(command, "keep") == 0) {
+        uint8_t kept[YZ_N_DICE];
+        int n_kept;
+        code = parse_kept(args->argument, kept, &n_kept);
+        if (code == YZ_EXIT_OK) move = yz_game_move_keep(game, kept, n_kept);
+    } else {
+        yz_box box;
+        yz_rules_error err;
+        if (yz_rules_box_parse(game->profile, args->argument, &box, &err) != YZ_OK)
+            code = yz_cli_fail_rules(&err);
+        else
+            move = yz_game_move_score(game, box);
+    }
+    const char *player = game->names[game->current];
+    char who[YZ_NAME_MAX];
+    snprintf(who, sizeof who, "%s", player);
+    char why[300];
+    if (code == YZ_EXIT_OK && (code = yz_game_file_play(&file, move, why, sizeof why)) != YZ_EXIT_OK)
+        code = yz_cli_fail(code, "%s: %s (nothing changed)", args->file, why);
+    if (code == YZ_EXIT_OK) code = yz_game_file_save(&file, args->file);
+    if (code == YZ_EXIT_OK) {
+        json_t *played = json_array_get(file.moves, json_array_size(file.moves) - 1);
+        if (strcmp(command, "throw") == 0) {
+            printf("%s, throw %d of %d: ", who, game->throws, YZ_MAX_THROWS);
+            yz_cli_print_roll(stdout, &game->dice);
+            printf("\n");
+            print_advice(game);
+        } else if (strcmp(command, "keep") == 0) {
+            printf("%s keeps ", who);
+            if (game->n_kept) print_dice(game->kept, game->n_kept);
+            else printf("nothing");
+            printf(" and throws %d dice.\n", YZ_N_DICE - game->n_kept);
+        } else {
+            yz_box box;
+            yz_rules_box_parse(game->profile, args->argument, &box, NULL);
+            yz_totals totals;
+            yz_rules_totals(game->profile, &game->cards[yz_game_player(game, who)], &totals);
+            printf("%s scores %d in %s (total %d).\n", who,
+                   (int)json_integer_value(json_object_get(played, "points")),
+                   yz_cli_box_label(game->profile, box), totals.total);
+            if (yz_game_is_over(game)) print_standings(game);
+            else print_whose_turn(game);
+        }
+    }
+    yz_game_file_free(&file);
+    return code;
+}
+
+static int game_show(const game_args *args)
+{
+    yz_game_file file;
+    int code = yz_game_file_load(args->file, &file);
+    if (code != YZ_EXIT_OK) return code;
+    if (args->json) {
+        code = show_json(&file.game);
+    } else {
+        printf("%s rules, %d player%s.\n", file.game.profile->name, file.game.n_players,
+               file.game.n_players == 1 ? "" : "s");
+        print_whose_turn(&file.game);
+        print_cards(&file.game);
+        print_standings(&file.game);
+    }
+    yz_game_file_free(&file);
+    return code;
+}
+
+static int game_undo(const game_args *args)
+{
+    yz_game_file file;
+    int code = yz_game_file_load(args->file, &file);
+    if (code != YZ_EXIT_OK) return code;
+    json_t *last = json_incref(json_array_get(file.moves, json_array_size(file.moves) - 1));
+    code = yz_game_file_undo(&file, args->file);
+    if (code == YZ_EXIT_OK) code = yz_game_file_save(&file, args->file);
+    if (code == YZ_EXIT_OK) {
+        char *text = json_dumps(last, JSON_COMPACT);
+        printf("Took back %s.\n", text ? text : "the last move");
+        free(text);
+        print_whose_turn(&file.game);
+    }
+    json_decref(last);
+    yz_game_file_free(&file);
+    return code;
+}
+
+int yz_cmd_game(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        fputs(game_help, argc < 2 ? stderr : stdout);
+        return argc < 2 ? YZ_EXIT_USAGE : YZ_EXIT_OK;
+    }
+    const char *command = argv[1];
+    game_args args;
+    int code = parse_game_args(argc - 1, argv + 1, &args);
+    if (code != YZ_EXIT_OK) return code;
+    if (args.help) return fputs(game_help, stdout), YZ_EXIT_OK;
+    if (strcmp(command, "new") == 0) return game_new(&args);
+    if (strcmp(command, "throw") == 0 || strcmp(command, "keep") == 0 ||
+        strcmp(command, "score") == 0)
+        return game_move(command, &args);
+    if (strcmp(command, "show") == 0) return game_show(&args);
+    if (strcmp(command, "undo") == 0) return game_undo(&args);
+    return yz_cli_fail(YZ_EXIT_USAGE, "game: unknown command '%s' (new, throw, keep, score, show, undo)",
+                       command);
+}

@@ -1,0 +1,362 @@
+/* game_file.c - a game on disk: human-readable JSON, saved atomically after every move.
+ *
+ *   {
+ *     "yardzee_game": 1,
+ *     "rules": "yahtzee",
+ *     "players": ["Ann", "Bob"],
+ *     "moves": [
+ *       {"player":"Ann","throw":[1,3,3,4,6],"photo":"IMG_0412.jpg"},
+ *       {"player":"Ann","keep":[3,3]},
+ *       {"player":"Ann","throw":[3,3,3,2,5]},
+ *       {"player":"Ann","score":"threes","points":9}
+ *     ],
+ *     "state": {...}
+ *   }
+ *
+ * The moves are the truth: loading replays them through the rules, so a hand-edited file with
+ * an illegal move is refused, and undo is "replay all but the last". "state" (cards, totals,
+ * whose turn) is written for people reading the file and ignored when loading. */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "game_file.h"
+
+#define GAME_MAX_BYTES (1024 * 1024)
+#define GAME_MAX_MOVES 1000 /* 6 players x 15 boxes x 6 moves a turn is 540 */
+
+static json_t *dice_array(const uint8_t *dice, int n_dice)
+{
+    json_t *array = json_array();
+    for (int i = 0; i < n_dice; i++) json_array_append_new(array, json_integer(dice[i]));
+    return array;
+}
+
+/* Reads [d, d, ...] of 1-6 values; returns the count or -1. */
+static int read_dice(const json_t *array, uint8_t *dice, int max_dice)
+{
+    if (!json_is_array(array) || (int)json_array_size(array) > max_dice) return -1;
+    for (size_t i = 0; i < json_array_size(array); i++) {
+        const json_t *die = json_array_get(array, i);
+        if (!json_is_integer(die) || json_integer_value(die) < 1 || json_integer_value(die) > 6)
+            return -1;
+        dice[i] = (uint8_t)json_integer_value(die);
+    }
+    return (int)json_array_size(array);
+}
+
+json_t *yz_game_move_throw(const yz_game *game, const yz_roll *roll, const char *photo)
+{
+    json_t *move = json_pack("{s:s, s:o}", "player", game->names[game->current], "throw",
+                             dice_array(roll->dice, YZ_N_DICE));
+    if (photo) json_object_set_new(move, "photo", json_string(photo));
+    return move;
+}
+
+json_t *yz_game_move_keep(const yz_game *game, const uint8_t *kept, int n_kept)
+{
+    return json_pack("{s:s, s:o}", "player", game->names[game->current], "keep",
+                     dice_array(kept, n_kept));
+}
+
+json_t *yz_game_move_score(const yz_game *game, yz_box box)
+{
+    return json_pack("{s:s, s:s}", "player", game->names[game->current], "score",
+                     yz_rules_box_name(box));
+}
+
+/* Applies one move; on success a score move gets its "points" filled in. */
+static int apply_move(yz_game *game, json_t *move, char *why, size_t size)
+{
+    yz_rules_error err = {YZ_OK, ""};
+    const char *player = json_string_value(json_object_get(move, "player"));
+    if (!json_is_object(move) || !player) {
+        snprintf(why, size, "a move is an object with a \"player\"");
+        return YZ_EXIT_DATA;
+    }
+    if (yz_game_player(game, player) < 0) {
+        snprintf(why, size, "'%s' is not playing", player);
+        return YZ_EXIT_DATA;
+    }
+    if (yz_game_is_over(game)) {
+        snprintf(why, size, "the game is over");
+        return YZ_EXIT_DATA;
+    }
+    if (strcmp(player, game->names[game->current]) != 0) {
+        snprintf(why, size, "it is %s's turn, not %s's", game->names[game->current], player);
+        return YZ_EXIT_DATA;
+    }
+    json_t *thrown = json_object_get(move, "throw"), *kept = json_object_get(move, "keep");
+    json_t *box_name = json_object_get(move, "score");
+    yz_status status = YZ_OK;
+    if (thrown && !kept && !box_name) {
+        yz_roll roll;
+        if (read_dice(thrown, roll.dice, YZ_N_DICE) != YZ_N_DICE) {
+            snprintf(why, size, "\"throw\" must be five dice 1-6");
+            return YZ_EXIT_DATA;
+        }
+        status = yz_game_throw(game, &roll, &err);
+    } else if (kept && !thrown && !box_name) {
+        uint8_t dice[YZ_N_DICE];
+        int n_dice = read_dice(kept, dice, YZ_N_DICE);
+        if (n_dice < 0) {
+            snprintf(why, size, "\"keep\" must be up to five dice 1-6");
+            return YZ_EXIT_DATA;
+        }
+        status = yz_game_keep(game, dice, n_dice, &err);
+    } else if (box_name && !thrown && !kept) {
+        yz_box box;
+        if (!json_is_string(box_name) ||
+            yz_rules_box_parse(game->profile, json_string_value(box_name), &box, &err) != YZ_OK) {
+            snprintf(why, size, "\"score\" must name a box of the %s rules", game->profile->name);
+            return YZ_EXIT_DATA;
+        }
+        yz_option scored;
+        json_t *points = json_object_get(move, "points");
+        status = yz_game_score(game, box, &scored, &err);
+        if (status == YZ_OK && points && (!json_is_integer(points) ||
+                                          json_integer_value(points) != scored.points)) {
+            snprintf(why, size, "the roll scores %d in %s, not what the file says", scored.points,
+                     json_string_value(box_name));
+            return YZ_EXIT_DATA;
+        }
+        if (status == YZ_OK) json_object_set_new(move, "points", json_integer(scored.points));
+    } else {
+        snprintf(why, size, "a move has exactly one of \"throw\", \"keep\", \"score\"");
+        return YZ_EXIT_DATA;
+    }
+    if (status != YZ_OK) {
+        snprintf(why, size, "%s", err.message);
+        return status == YZ_ERR_USAGE ? YZ_EXIT_USAGE : YZ_EXIT_DATA;
+    }
+    return YZ_EXIT_OK;
+}
+
+int yz_game_file_new(yz_game_file *file, const yz_profile *profile, const char *const names[],
+                     int n_players)
+{
+    yz_rules_error err;
+    file->moves = NULL;
+    if (yz_game_init(&file->game, profile, names, n_players, &err) != YZ_OK)
+        return yz_cli_fail_rules(&err);
+    file->moves = json_array();
+    return YZ_EXIT_OK;
+}
+
+int yz_game_file_play(yz_game_file *file, json_t *move, char *why, size_t size)
+{
+    yz_game before = file->game;
+    int code = apply_move(&file->game, move, why, size);
+    if (code != YZ_EXIT_OK) {
+        file->game = before;
+        json_decref(move);
+        return code;
+    }
+    json_array_append_new(file->moves, move);
+    return YZ_EXIT_OK;
+}
+
+static int read_players(const char *path, json_t *root, const yz_profile **profile,
+                        const char *names[YZ_MAX_PLAYERS], int *n_players)
+{
+    const char *rules = json_string_value(json_object_get(root, "rules"));
+    *profile = rules ? yz_rules_profile_find(rules) : NULL;
+    if (!*profile) return yz_cli_fail(YZ_EXIT_DATA, "%s: \"rules\" is not a known rules name", path);
+    json_t *players = json_object_get(root, "players");
+    if (!json_is_array(players) || json_array_size(players) < 1 ||
+        json_array_size(players) > YZ_MAX_PLAYERS)
+        return yz_cli_fail(YZ_EXIT_DATA, "%s: \"players\" must list 1-%d names", path,
+                           YZ_MAX_PLAYERS);
+    *n_players = (int)json_array_size(players);
+    for (int i = 0; i < *n_players; i++) {
+        names[i] = json_string_value(json_array_get(players, (size_t)i));
+        if (!names[i]) return yz_cli_fail(YZ_EXIT_DATA, "%s: players[%d] is not a name", path, i);
+    }
+    return YZ_EXIT_OK;
+}
+
+static int replay(const char *path, json_t *root, yz_game_file *file)
+{
+    if (!json_is_object(root) || !json_equal(json_object_get(root, "yardzee_game"), json_integer(1)))
+        return yz_cli_fail(YZ_EXIT_DATA, "%s: not a yardzee game file (version 1)", path);
+    const yz_profile *profile;
+    const char *names[YZ_MAX_PLAYERS];
+    int n_players = 0;
+    int code = read_players(path, root, &profile, names, &n_players);
+    if (code != YZ_EXIT_OK) return code;
+    json_t *moves = json_object_get(root, "moves");
+    if (!json_is_array(moves) || json_array_size(moves) > GAME_MAX_MOVES)
+        return yz_cli_fail(YZ_EXIT_DATA, "%s: \"moves\" must be a list of at most %d moves", path,
+                           GAME_MAX_MOVES);
+    yz_rules_error err;
+    if (yz_game_init(&file->game, profile, names, n_players, &err) != YZ_OK)
+        return yz_cli_fail(YZ_EXIT_DATA, "%s: %s", path, err.message);
+    file->moves = json_array();
+    for (size_t i = 0; i < json_array_size(moves); i++) {
+        char why[300];
+        json_t *move = json_deep_copy(json_array_get(moves, i));
+        if (yz_game_file_play(file, move, why, sizeof why) != YZ_EXIT_OK) {
+            json_decref(file->moves);
+            file->moves = NULL;
+            return yz_cli_fail(YZ_EXIT_DATA, "%s: move %zu: %s", path, i + 1, why);
+        }
+    }
+    return YZ_EXIT_OK;
+}
+
+int yz_game_file_load(const char *path, yz_game_file *file)
+{
+    memset(file, 0, sizeof *file);
+    FILE *in = fopen(path, "rb");
+    if (!in)
+        return yz_cli_fail(YZ_EXIT_DATA, "%s: cannot open: %s%s", path, strerror(errno),
+                           errno == ENOENT ? " (start one with: yardzee game new)" : "");
+    struct stat st;
+    if (fstat(fileno(in), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > GAME_MAX_BYTES) {
+        fclose(in);
+        return yz_cli_fail(YZ_EXIT_DATA, "%s: not a regular file of at most %d bytes", path,
+                           GAME_MAX_BYTES);
+    }
+    json_error_t json_err;
+    json_t *root = json_loadf(in, JSON_REJECT_DUPLICATES, &json_err);
+    fclose(in);
+    if (!root)
+        return yz_cli_fail(YZ_EXIT_DATA, "%s: line %d: %s", path, json_err.line, json_err.text);
+    int code = replay(path, root, file);
+    json_decref(root);
+    return code;
+}
+
+int yz_game_file_undo(yz_game_file *file, const char *path)
+{
+    size_t n_moves = json_array_size(file->moves);
+    if (n_moves == 0) return yz_cli_fail(YZ_EXIT_DATA, "%s: nothing to undo", path);
+    json_t *root = json_pack("{s:i, s:s, s:o, s:O}", "yardzee_game", 1, "rules",
+                             file->game.profile->name, "players", json_array(), "moves",
+                             file->moves);
+    for (int i = 0; i < file->game.n_players; i++)
+        json_array_append_new(json_object_get(root, "players"), json_string(file->game.names[i]));
+    json_array_remove(json_object_get(root, "moves"), n_moves - 1);
+    yz_game_file_free(file);
+    int code = replay(path, root, file);
+    json_decref(root);
+    return code;
+}
+
+void yz_game_file_free(yz_game_file *file)
+{
+    json_decref(file->moves);
+    file->moves = NULL;
+}
+
+static json_t *state_json(const yz_game *game)
+{
+    json_t *cards = json_object();
+    for (int p = 0; p < game->n_players; p++) {
+        json_t *card = json_object();
+        for (int i = 0; i < game->profile->n_boxes; i++) {
+            yz_box box = game->profile->boxes[i];
+            if (!yz_rules_card_is_open(&game->cards[p], box))
+                json_object_set_new(card, yz_rules_box_name(box),
+                                    json_integer(game->cards[p].points[box]));
+        }
+        yz_totals totals;
+        yz_rules_totals(game->profile, &game->cards[p], &totals);
+        json_object_set_new(card, "yahtzee_bonus", json_integer(game->cards[p].extra_yahtzees));
+        json_object_set_new(card, "total", json_integer(totals.total));
+        json_object_set_new(cards, game->names[p], card);
+    }
+    int over = yz_game_is_over(game);
+    return json_pack("{s:b, s:o, s:i, s:o, s:o, s:o}", "over", over, "turn",
+                     over ? json_null() : json_string(game->names[game->current]), "throws",
+                     game->throws, "dice",
+                     game->throws ? dice_array(game->dice.dice, YZ_N_DICE) : json_array(), "kept",
+                     dice_array(game->kept, game->n_kept), "cards", cards);
+}
+
+/* The file's text: one move per line, so a person can read a game from top to bottom. */
+static char *game_text(const yz_game_file *file)
+{
+    json_t *players = json_array();
+    for (int i = 0; i < file->game.n_players; i++)
+        json_array_append_new(players, json_string(file->game.names[i]));
+    json_t *rules = json_string(file->game.profile->name), *state = state_json(&file->game);
+    char *players_text = json_dumps(players, JSON_COMPACT), *rules_text = json_dumps(rules, JSON_ENCODE_ANY);
+    char *state_text = json_dumps(state, JSON_INDENT(2));
+    json_decref(players);
+    json_decref(rules);
+    json_decref(state);
+    size_t n_moves = json_array_size(file->moves), size = 256;
+    char **move_texts = calloc(n_moves + 1, sizeof *move_texts);
+    int ok = players_text && rules_text && state_text && move_texts;
+    for (size_t i = 0; ok && i < n_moves; i++) {
+        move_texts[i] = json_dumps(json_array_get(file->moves, i), JSON_COMPACT | JSON_PRESERVE_ORDER);
+        ok = move_texts[i] != NULL;
+        if (ok) size += strlen(move_texts[i]) + 8;
+    }
+    char *text = NULL;
+    if (ok) size += strlen(players_text) + strlen(rules_text) + strlen(state_text) * 2;
+    if (ok && (text = malloc(size))) {
+        size_t at = (size_t)snprintf(text, size,
+                                     "{\n  \"yardzee_game\": 1,\n  \"rules\": %s,\n  \"players\": "
+                                     "%s,\n  \"moves\": [",
+                                     rules_text, players_text);
+        for (size_t i = 0; i < n_moves; i++)
+            at += (size_t)snprintf(text + at, size - at, "%s\n    %s", i ? "," : "", move_texts[i]);
+        /* Indent the state object under its key. */
+        at += (size_t)snprintf(text + at, size - at, "%s],\n  \"state\": ", n_moves ? "\n  " : "");
+        for (const char *c = state_text; *c; c++) {
+            text[at++] = *c;
+            if (*c == '\n') text[at++] = ' ', text[at++] = ' ';
+        }
+        snprintf(text + at, size - at, "\n}\n");
+    }
+    for (size_t i = 0; move_texts && i < n_moves; i++) free(move_texts[i]);
+    free(move_texts);
+    free(players_text);
+    free(rules_text);
+    free(state_text);
+    return text;
+}
+
+/* Write a temporary file beside the game, flush it to the disk, then rename it over the game:
+ * a crash or a full disk at any moment leaves either the old game or the new one, whole. */
+int yz_game_file_save(const yz_game_file *file, const char *path)
+{
+    char *text = game_text(file);
+    if (!text) return yz_cli_fail(YZ_EXIT_INTERNAL, "%s: out of memory", path);
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    size_t len = strlen(text), done = 0;
+    int ok = fd >= 0;
+    while (ok && done < len) {
+        ssize_t n = write(fd, text + done, len - done);
+        if (n < 0 && errno == EINTR) continue;
+        ok = n > 0;
+        if (ok) done += (size_t)n;
+    }
+    ok = ok && fsync(fd) == 0;
+    int saved_errno = errno;
+    if (fd >= 0 && close(fd) != 0 && ok) ok = 0, saved_errno = errno;
+    if (ok && rename(tmp, path) != 0) ok = 0, saved_errno = errno;
+    free(text);
+    if (!ok) {
+        unlink(tmp);
+        return yz_cli_fail(YZ_EXIT_DATA, "%s: cannot save the game: %s (the file is as it was)",
+                           path, strerror(saved_errno));
+    }
+    /* The rename itself reaches the disk when the folder is flushed. */
+    char dir_buf[4096];
+    snprintf(dir_buf, sizeof dir_buf, "%s", path);
+    int dir_fd = open(dirname(dir_buf), O_RDONLY | O_DIRECTORY);
+    if (dir_fd >= 0) {
+        fsync(dir_fd);
+        close(dir_fd);
+    }
+    return YZ_EXIT_OK;
+}

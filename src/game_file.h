@@ -1,0 +1,31 @@
+/* game_file.h - a game and its moves, read from and saved to a JSON file (see game_file.c). */
+#ifndef YZ_GAME_FILE_H
+#define YZ_GAME_FILE_H
+
+#include <jansson.h>
+
+#include "cli.h"
+
+typedef struct {
+    yz_game game;   /* the state the moves lead to */
+    json_t *moves;  /* every move so far, in order */
+} yz_game_file;
+
+int yz_game_file_new(yz_game_file *file, const yz_profile *profile, const char *const names[],
+                     int n_players);
+/* Reads and replays a game; prints a one-line error naming the file and the move at fault. */
+int yz_game_file_load(const char *path, yz_game_file *file);
+/* Plays one move (taking ownership of it); an illegal move changes nothing and why says so. */
+int yz_game_file_play(yz_game_file *file, json_t *move, char *why, size_t size);
+/* Takes back the last move. */
+int yz_game_file_undo(yz_game_file *file, const char *path);
+/* Saves atomically: the old file stays whole until the new one is on disk. */
+int yz_game_file_save(const yz_game_file *file, const char *path);
+void yz_game_file_free(yz_game_file *file);
+
+/* Moves by the current player. */
+json_t *yz_game_move_throw(const yz_game *game, const yz_roll *roll, const char *photo);
+json_t *yz_game_move_keep(const yz_game *game, const uint8_t *kept, int n_kept);
+json_t *yz_game_move_score(const yz_game *game, yz_box box);
+
+#endif
