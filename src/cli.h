@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "rules.h"
+#include "vision.h"
 
 /* Exit codes, documented in README.md and in `yardzee --help`. */
 enum {
@@ -12,6 +13,7 @@ enum {
     YZ_EXIT_DATA = 1,     /* a file or value that is wrong: broken JSON, a filled box, ... */
     YZ_EXIT_USAGE = 2,    /* a malformed command line */
     YZ_EXIT_REFUSED = 3,  /* read: the photo loaded but the dice could not be read with confidence */
+    YZ_EXIT_MISMATCH = 4,   /* verify: the photo does not show the claimed roll */
     YZ_EXIT_EVAL_BELOW = 5, /* eval: a --min/--max requirement was not met */
     YZ_EXIT_INTERNAL = 70 /* out of memory, a cache that cannot be written, ... */
 };
@@ -53,12 +55,28 @@ const char *yz_cli_box_label(const yz_profile *profile, yz_box box);
 void yz_cli_print_roll(FILE *out, const yz_roll *roll);
 double yz_cli_now(void);
 
+/* Replaces path with bytes so that a crash leaves the old file or the new one, whole.
+ * Returns 0, or -1 with *error_number set (the old file is untouched). */
+int yz_cli_write_atomically(const char *path, const void *bytes, size_t len, int *error_number);
+
+/* Reads the dice in a photo (expect: the number of dice, 0 = any) and writes the annotated
+ * picture when annotate is set. A refusal is YZ_EXIT_OK with result->status saying so; a photo
+ * that cannot be loaded returns its exit code (printed unless quiet). */
+int yz_cli_read_photo(const char *path, int expect, const char *annotate, int quiet,
+                      yz_vision_result *result, yz_vision_error *err);
+int yz_cli_vision_exit_code(const yz_vision_error *err);
+/* The least confident die: how sure the whole roll is. */
+double yz_cli_roll_confidence(const yz_vision_result *result);
+
 int yz_cmd_score(int argc, char **argv);
 int yz_cmd_advise(int argc, char **argv);
 int yz_cmd_strategy(int argc, char **argv);
 int yz_cmd_rules(int argc, char **argv);
 int yz_cmd_eval(int argc, char **argv);
 int yz_cmd_game(int argc, char **argv);
+int yz_cmd_snap(int argc, char **argv);
+int yz_cmd_verify(int argc, char **argv);
+int yz_cmd_batch(int argc, char **argv);
 int yz_cmd_read(int argc, char **argv);
 
 #endif

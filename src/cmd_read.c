@@ -104,42 +104,19 @@ static void print_human(const yz_vision_result *result)
     }
 }
 
-static int exit_code_of(const yz_vision_error *err)
-{
-    switch (err->code) {
-    case YZ_VISION_ERR_USAGE: return YZ_EXIT_USAGE;
-    case YZ_VISION_ERR_NOMEM:
-    case YZ_VISION_ERR_INTERNAL: return YZ_EXIT_INTERNAL;
-    default: return YZ_EXIT_DATA;
-    }
-}
-
 int yz_cmd_read(int argc, char **argv)
 {
     read_args args;
     int parsed = parse_read_args(argc, argv, &args);
     if (parsed != YZ_EXIT_OK) return parsed < 0 ? YZ_EXIT_OK : parsed;
-    yz_vision_options options = yz_vision_default_options();
-    options.expect = args.expect;
-    yz_vision_error err = {YZ_VISION_OK, ""};
-    yz_vision_photo photo;
-    if (yz_vision_load_file(args.photo, options.max_long_side, &photo, &err))
-        return yz_cli_fail(exit_code_of(&err), "%s", err.message);
     yz_vision_result *result = malloc(sizeof *result);
-    if (!result) {
-        yz_vision_photo_free(&photo);
-        return yz_cli_fail(YZ_EXIT_INTERNAL, "out of memory");
-    }
-    int code = YZ_EXIT_OK;
-    if (yz_vision_read_photo(&photo, &options, result, &err))
-        code = yz_cli_fail(exit_code_of(&err), "%s", err.message);
-    else if (args.annotate && yz_vision_annotate(&photo, result, args.annotate, &err))
-        code = yz_cli_fail(exit_code_of(&err), "%s", err.message);
-    else {
+    if (!result) return yz_cli_fail(YZ_EXIT_INTERNAL, "out of memory");
+    yz_vision_error err = {YZ_VISION_OK, ""};
+    int code = yz_cli_read_photo(args.photo, args.expect, args.annotate, 0, result, &err);
+    if (code == YZ_EXIT_OK) {
         code = args.json ? print_json(args.photo, result) : (print_human(result), YZ_EXIT_OK);
         if (code == YZ_EXIT_OK && result->status == YZ_VISION_READ_REFUSED) code = YZ_EXIT_REFUSED;
     }
     free(result);
-    yz_vision_photo_free(&photo);
     return code;
 }

@@ -17,12 +17,9 @@
  * an illegal move is refused, and undo is "replay all but the last". "state" (cards, totals,
  * whose turn) is written for people reading the file and ignored when loading. */
 #include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "game_file.h"
 
@@ -323,40 +320,15 @@ static char *game_text(const yz_game_file *file)
     return text;
 }
 
-/* Write a temporary file beside the game, flush it to the disk, then rename it over the game:
- * a crash or a full disk at any moment leaves either the old game or the new one, whole. */
 int yz_game_file_save(const yz_game_file *file, const char *path)
 {
     char *text = game_text(file);
     if (!text) return yz_cli_fail(YZ_EXIT_INTERNAL, "%s: out of memory", path);
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    size_t len = strlen(text), done = 0;
-    int ok = fd >= 0;
-    while (ok && done < len) {
-        ssize_t n = write(fd, text + done, len - done);
-        if (n < 0 && errno == EINTR) continue;
-        ok = n > 0;
-        if (ok) done += (size_t)n;
-    }
-    ok = ok && fsync(fd) == 0;
-    int saved_errno = errno;
-    if (fd >= 0 && close(fd) != 0 && ok) ok = 0, saved_errno = errno;
-    if (ok && rename(tmp, path) != 0) ok = 0, saved_errno = errno;
+    int error_number = 0;
+    int failed = yz_cli_write_atomically(path, text, strlen(text), &error_number);
     free(text);
-    if (!ok) {
-        unlink(tmp);
+    if (failed)
         return yz_cli_fail(YZ_EXIT_DATA, "%s: cannot save the game: %s (the file is as it was)",
-                           path, strerror(saved_errno));
-    }
-    /* The rename itself reaches the disk when the folder is flushed. */
-    char dir_buf[4096];
-    snprintf(dir_buf, sizeof dir_buf, "%s", path);
-    int dir_fd = open(dirname(dir_buf), O_RDONLY | O_DIRECTORY);
-    if (dir_fd >= 0) {
-        fsync(dir_fd);
-        close(dir_fd);
-    }
+                           path, strerror(error_number));
     return YZ_EXIT_OK;
 }

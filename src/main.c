@@ -1,6 +1,7 @@
 /* main.c - yardzee: read dice from a lawn photo and score them. One file per subcommand. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -15,6 +16,10 @@ static const struct {
     {"strategy", yz_cmd_strategy, "strategy [--rules P] [--json]   solve a profile, time it"},
     {"rules", yz_cmd_rules, "rules [PROFILE]   list the rules, or one profile's boxes"},
     {"read", yz_cmd_read, "read PHOTO [--json] [--annotate OUT.png] [--expect 5|any]   dice in a photo"},
+    {"batch", yz_cmd_batch,
+     "batch DIR... [--jobs N] [--csv OUT.csv | --json OUT.json] [--rules P] [--resume]"},
+    {"verify", yz_cmd_verify,
+     "verify PHOTO --claim 5,5,5,2,4 [--annotate OUT.png]   settle a disputed roll"},
     {"game", yz_cmd_game,
      "game new|throw|keep|score|show|undo ...   keep a whole game (yardzee game --help)"},
     {"eval", yz_cmd_eval,
@@ -23,11 +28,12 @@ static const struct {
 
 static void usage(FILE *out)
 {
-    fputs("usage: yardzee COMMAND [OPTIONS]   (yardzee COMMAND --help for more)\n\n", out);
+    fputs("usage: yardzee PHOTO [--rules P] [--card CARD.json] [--throws-left N] [--annotate OUT.png]\n"
+          "       yardzee COMMAND [OPTIONS]   (yardzee COMMAND --help for more)\n\n", out);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  yardzee %s\n", commands[i].summary);
     fputs("\nexit status: 0 ok, 1 bad data (a file or value), 2 usage, 3 photo refused (dice not\n"
-          "read with confidence), 5 eval requirement not met, 70 internal error\n", out);
+          "read with confidence), 4 verify: not the claimed roll, 5 eval requirement not met, 70 internal error\n", out);
 }
 
 int main(int argc, char **argv)
@@ -43,6 +49,8 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
+    /* Anything else that names a file is a photo: `yardzee PHOTO` reads it and advises. */
+    if (argv[1][0] != '-' && access(argv[1], F_OK) == 0) return yz_cmd_snap(argc, argv);
     fprintf(stderr, "yardzee: unknown command '%s' (see: yardzee --help)\n", argv[1]);
     return YZ_EXIT_USAGE;
 }

@@ -60,29 +60,21 @@ static yz_strategy *load_table(const yz_profile *profile, const char *path)
     return strategy;
 }
 
-/* Written to a temporary file and renamed, so a reader never sees half a table. A table that
- * cannot be saved only costs time next run, so that is a warning, not an error. */
+/* A table that cannot be saved only costs time next run: a warning, not an error. */
 static void save_table(const yz_strategy *strategy, const char *path)
 {
     uint8_t *bytes;
     size_t len;
     yz_rules_error err;
     if (yz_strategy_serialize(strategy, &bytes, &len, &err) != YZ_OK) return;
-    char dir[4096], tmp[4200];
+    char dir[4096];
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');
     if (slash) *slash = '\0';
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *file = NULL;
-    if (make_dirs(dir) == 0) file = fopen(tmp, "wb");
-    int ok = file && fwrite(bytes, 1, len, file) == len;
-    if (file) ok = (fflush(file) == 0 && fsync(fileno(file)) == 0) && ok;
-    if (file) ok = fclose(file) == 0 && ok;
-    if (ok) ok = rename(tmp, path) == 0;
-    if (!ok) {
-        fprintf(stderr, "yardzee: warning: cannot save %s: %s\n", path, strerror(errno));
-        unlink(tmp);
-    }
+    int error_number = 0;
+    if (make_dirs(dir) != 0 || yz_cli_write_atomically(path, bytes, len, &error_number) != 0)
+        fprintf(stderr, "yardzee: warning: cannot save %s: %s\n", path,
+                strerror(error_number ? error_number : errno));
     free(bytes);
 }
 

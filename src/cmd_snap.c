@@ -1,0 +1,84 @@
+/* cmd_snap.c - `yardzee PHOTO`: the roll in a photo and what to do with it, at a glance. */
+#include <getopt.h>
+#include <math.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char snap_help[] =
+    "usage: yardzee PHOTO [--rules P] [--card CARD.json] [--throws-left 0|1|2]\n"
+    "                     [--annotate OUT.png]\n"
+    "Reads the roll in the photo and says what to do: which dice to keep (with throws left) or\n"
+    "which box to score (the default: after the last throw). When the dice cannot be read with\n"
+    "confidence it says why and exits 3; it never prints a guessed roll as if it were sure.\n";
+
+int yz_cmd_snap(int argc, char **argv)
+{
+    static const struct option long_options[] = {
+        {"rules", required_argument, NULL, 'R'},       {"card", required_argument, NULL, 'c'},
+        {"throws-left", required_argument, NULL, 't'}, {"annotate", required_argument, NULL, 'a'},
+        {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0}};
+    yz_cli_roll_args args;
+    memset(&args, 0, sizeof args);
+    const char *annotate = NULL;
+    int throws_left = 0, opt;
+    optind = 1;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
+        switch (opt) {
+        case 'R': args.rules_name = optarg; break;
+        case 'c': args.card_path = optarg; break;
+        case 'a': annotate = optarg; break;
+        case 'h': fputs(snap_help, stdout); return YZ_EXIT_OK;
+        case 't':
+            if (strlen(optarg) != 1 || optarg[0] < '0' || optarg[0] > '2')
+                return yz_cli_fail(YZ_EXIT_USAGE, "--throws-left: '%s' is not 0, 1 or 2", optarg);
+            throws_left = optarg[0] - '0';
+            break;
+        default: return yz_cli_fail(YZ_EXIT_USAGE, "unknown option %s (see: yardzee --help)", argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1) return yz_cli_fail(YZ_EXIT_USAGE, "expected one photo (see: yardzee --help)");
+    const char *photo = argv[optind];
+
+    yz_vision_result result;
+    yz_vision_error err;
+    int code = yz_cli_read_photo(photo, YZ_N_DICE, annotate, 0, &result, &err);
+    if (code != YZ_EXIT_OK) return code;
+    if (result.status != YZ_VISION_READ_OK) {
+        printf("Could not read the dice with confidence: %s.\nTake another photo from a little "
+               "higher, with every die in the frame.\n", result.reason);
+        return YZ_EXIT_REFUSED;
+    }
+    /* The roll as text, for the same card and rules handling as score and advise. */
+    char roll_text[32];
+    snprintf(roll_text, sizeof roll_text, "%d,%d,%d,%d,%d", result.roll[0], result.roll[1],
+             result.roll[2], result.roll[3], result.roll[4]);
+    args.roll_text = roll_text;
+    const yz_profile *profile;
+    yz_card card;
+    yz_roll roll;
+    code = yz_cli_load_game_state(&args, &profile, &card, &roll);
+    if (code != YZ_EXIT_OK) return code;
+    printf("Roll: ");
+    yz_cli_print_roll(stdout, &roll);
+    printf("   (sure: %.0f%%)\n", floor(yz_cli_roll_confidence(&result) * 100));
+    yz_strategy *strategy = yz_cli_strategy(profile);
+    if (!strategy) return YZ_EXIT_INTERNAL;
+    yz_keep_advice keep;
+    if (throws_left && yz_advise_keeps(strategy, &card, &roll, throws_left, &keep, 1) &&
+        keep.n_keep < YZ_N_DICE) {
+        printf("Keep:");
+        for (int i = 0; i < keep.n_keep; i++) printf(" %d", keep.keep[i]);
+        printf("%s and throw %d dice again.\n", keep.n_keep ? "" : " nothing", YZ_N_DICE - keep.n_keep);
+    } else {
+        yz_box_advice box;
+        yz_advise_boxes(strategy, &card, &roll, &box, 1);
+        printf("Score: %s for %d points%s.\n", yz_cli_box_label(profile, box.option.box),
+               box.option.points + box.option.bonus,
+               box.option.bonus ? " (with the extra-Yahtzee bonus)" : "");
+        if (!throws_left) printf("(After your last throw; with throws left add --throws-left 1 or 2.)\n");
+    }
+    yz_strategy_free(strategy);
+    return YZ_EXIT_OK;
+}

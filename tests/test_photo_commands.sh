@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# End-to-end tests of the commands that read photos: snap (`yardzee PHOTO`), verify, batch.
+# They take their photos from samples/lawn, choosing by truth.csv a photo the reader reads
+# right and one it refuses, so they test the commands, not the reader's accuracy (eval does).
+# usage: test_photo_commands.sh YARDZEE_BINARY SAMPLES_DIR
+set -u
+yardzee=$(realpath "$1")
+samples=$(realpath "$2")
+export YARDZEE_CACHE="${YARDZEE_CACHE:-$(dirname "$yardzee")/cache}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+
+check() { # NAME STATUS TEXT -- ARGS...
+    local name="$1" want="$2" text="$3"
+    shift 4
+    "$yardzee" "$@" >"$tmp/out" 2>"$tmp/err"
+    local status=$?
+    if [ "$status" -eq "$want" ] && cat "$tmp/out" "$tmp/err" | grep -Eq -- "$text"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "FAIL: $name (status $status, want $want, text /$text/)"
+        sed 's/^/  /' "$tmp/out" "$tmp/err" | head -20
+    fi
+}
+
+truth="$samples/lawn/truth.csv"
+[ -f "$truth" ] || { echo "skipped: no $truth"; exit 0; }
+
+# The sorted true roll of a photo, "2 2 3 4 6".
+true_roll() { awk -F, -v f="$1" '$1 == f { print $2 }' "$truth" | sort -n | tr '\n' ' ' | sed 's/ $//'; }
+read_roll() { "$yardzee" read "$samples/lawn/$1" --json 2>/dev/null | sed -n 's/.*"roll": *\[\([0-9, ]*\)\].*/\1/p' | tr -d ' ' | tr ',' '\n' | sort -n | tr '\n' ' ' | sed 's/ $//'; }
+good="" refused=""
+for photo in $(cut -d, -f1 "$truth" | sed 1d | uniq); do
+    [ "$(awk -F, -v f="$photo" '$1 == f' "$truth" | wc -l)" -eq 5 ] || continue
+    "$yardzee" read "$samples/lawn/$photo" >/dev/null 2>&1
+    status=$?
+    if [ $status -eq 0 ] && [ -z "$good" ] && [ "$(read_roll "$photo")" = "$(true_roll "$photo")" ]; then
+        good=$photo
+    elif [ $status -eq 3 ] && [ -z "$refused" ]; then
+        refused=$photo
+    fi
+    [ -n "$good" ] && [ -n "$refused" ] && break
+done
+if [ -z "$good" ] || [ -z "$refused" ]; then
+    echo "FAIL: no sample read right ('$good') or refused ('$refused')"
+    exit 1
+fi
+roll=$(true_roll "$good")
+claim=$(echo "$roll" | tr ' ' ',')
+other_value=$(( $(echo "$roll" | cut -d' ' -f1) % 6 + 1 ))
+wrong_claim="$other_value,$(echo "$claim" | cut -d, -f2-)"
+
+check "snap reads and advises" 0 "^Roll: .*\(sure: [0-9]+%\)" -- "$samples/lawn/$good"
+check "snap gives a box" 0 "^Score: .* for [0-9]+ points" -- "$samples/lawn/$good"
+check "snap with throws left gives a keep" 0 "^(Keep: .* and throw [0-9] dice again|Score: )" -- "$samples/lawn/$good" --throws-left 2
+check "snap annotates" 0 "^Roll: " -- "$samples/lawn/$good" --annotate "$tmp/snap.png"
+[ -s "$tmp/snap.png" ] && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL: no annotated PNG"; }
+check "snap refuses honestly" 3 "Could not read the dice with confidence: " -- "$samples/lawn/$refused"
+if grep -q '^Roll:' "$tmp/out"; then failed=$((failed + 1)); echo "FAIL: a refused snap printed a roll"; fi
+check "snap of a broken file" 1 "fake.jpg: not a JPEG or PNG file" -- "$(echo hello >"$tmp/fake.jpg"; echo "$tmp/fake.jpg")"
+
+check "verify holds" 0 "the claim $claim holds \(sure: " -- verify "$samples/lawn/$good" --claim "$claim"
+check "verify in another order" 0 "holds" -- verify "$samples/lawn/$good" --claim "$(echo "$roll" | tr ' ' '\n' | sort -rn | tr '\n' ',' | sed 's/,$//')"
+check "verify differs" 4 "die [1-5] from the left shows [1-6], the claim has $other_value there" -- verify "$samples/lawn/$good" --claim "$wrong_claim"
+check "verify cannot settle" 3 "Cannot settle it: " -- verify "$samples/lawn/$refused" --claim "$claim"
+check "verify bad claim" 2 "--claim: expected 5 dice, got 4" -- verify "$samples/lawn/$good" --claim 1,2,3,4
+
+mkdir -p "$tmp/photos/sub"
+cp "$samples/lawn/$good" "$tmp/photos/"
+cp "$samples/lawn/$refused" "$tmp/photos/sub/"
+echo "not a photo" >"$tmp/photos/sub/broken.jpg"
+echo "notes" >"$tmp/photos/notes.txt"
+check "batch one job" 0 "3 photos: 1 ok, 1 refused, 1 unreadable" -- batch "$tmp/photos" --jobs 1 --csv "$tmp/one.csv"
+check "batch two jobs" 0 "3 photos: 1 ok, 1 refused, 1 unreadable" -- batch "$tmp/photos" --jobs 2 --csv "$tmp/two.csv"
+if cmp -s "$tmp/one.csv" "$tmp/two.csv"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: --jobs changed the output"; fi
+grep -q "^\"$tmp/photos/$good\",ok,\"\",[1-6 ]*,[0-9. ]*,[a-z_]*,[0-9]*$" "$tmp/one.csv" && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL: the ok row"; cat "$tmp/one.csv"; }
+grep -q "broken.jpg\",unreadable,\".*not a JPEG or PNG file\"" "$tmp/one.csv" && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL: the unreadable row"; }
+check "batch json" 0 "3 photos" -- batch "$tmp/photos" --json "$tmp/out.json"
+grep -q '"status": "refused"' "$tmp/out.json" && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL: json report"; }
+cp "$samples/lawn/$good" "$tmp/photos/sub/again.jpg"
+check "batch resume" 0 "4 photos: 1 ok, 0 refused, 0 unreadable, 3 already done" -- batch "$tmp/photos" --csv "$tmp/one.csv" --resume
+[ "$(wc -l <"$tmp/one.csv")" -eq 5 ] && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL: resume rows"; }
+check "batch to stdout" 0 '^file,status,reason,roll,confidence,best_box,points$' -- batch "$tmp/photos" --jobs 2
+check "batch of nothing" 1 "nope: cannot open the folder" -- batch "$tmp/nope"
+check "batch resume without output" 2 "--resume needs --csv or --json" -- batch "$tmp/photos" --resume
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
