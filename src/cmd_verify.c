@@ -1,29 +1,63 @@
 /* cmd_verify.c - `yardzee verify PHOTO --claim 5,5,5,2,4`: settles a disputed roll. */
 #include <getopt.h>
+#include <jansson.h>
+#include <stdlib.h>
 #include <math.h>
 #include <string.h>
 
 #include "cli.h"
 
 static const char verify_help[] =
-    "usage: yardzee verify PHOTO --claim 5,5,5,2,4 [--annotate OUT.png]\n"
+    "usage: yardzee verify PHOTO --claim 5,5,5,2,4 [--annotate OUT.png] [--json]\n"
     "Says whether the photo shows the claimed roll (in any order), which dice differ and how sure\n"
     "it is. Exit 0: the photo shows the claim; 4: it does not; 3: the dice cannot be read with\n"
     "confidence, so the photo settles nothing.\n";
+
+/* {"verdict": "match"|"mismatch", "roll": [..], "claim": [..], "confidence": c,
+ *  "differ": [{"die": 3, "shows": 2, "claimed": 5}]} */
+static int print_verdict_json(const yz_vision_result *result, const yz_roll *claim, int n_differ,
+                              int shown_extra[], int claimed_extra[])
+{
+    json_t *roll = json_array(), *claimed = json_array(), *differ = json_array();
+    for (int i = 0; i < YZ_N_DICE; i++) {
+        json_array_append_new(roll, json_integer(result->roll[i]));
+        json_array_append_new(claimed, json_integer(claim->dice[i]));
+    }
+    for (int i = 0; i < YZ_N_DICE; i++) {
+        int value = result->roll[i];
+        if (!shown_extra[value]) continue;
+        shown_extra[value]--;
+        int want = 0;
+        for (int face = 1; face <= YZ_N_FACES && !want; face++)
+            if (claimed_extra[face]) want = face, claimed_extra[face]--;
+        json_array_append_new(differ, json_pack("{s:i, s:i, s:i}", "die", i + 1, "shows", value,
+                                                "claimed", want));
+    }
+    json_t *root = json_pack("{s:s, s:o, s:o, s:f, s:o}", "verdict", n_differ ? "mismatch" : "match",
+                             "roll", roll, "claim", claimed, "confidence",
+                             yz_cli_roll_confidence(result), "differ", differ);
+    char *text = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(6));
+    json_decref(root);
+    if (text) puts(text);
+    free(text);
+    return n_differ ? YZ_EXIT_MISMATCH : YZ_EXIT_OK;
+}
 
 int yz_cmd_verify(int argc, char **argv)
 {
     static const struct option long_options[] = {{"claim", required_argument, NULL, 'c'},
                                                  {"annotate", required_argument, NULL, 'a'},
+                                                 {"json", no_argument, NULL, 'j'},
                                                  {"help", no_argument, NULL, 'h'},
                                                  {NULL, 0, NULL, 0}};
     const char *claim_text = NULL, *annotate = NULL;
-    int opt;
+    int opt, json = 0;
     optind = 1;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
         if (opt == 'c') claim_text = optarg;
         else if (opt == 'a') annotate = optarg;
+        else if (opt == 'j') json = 1;
         else if (opt == 'h') return fputs(verify_help, stdout), YZ_EXIT_OK;
         else return yz_cli_fail(YZ_EXIT_USAGE, "verify: bad option %s", argv[optind - 1]);
     }
@@ -39,7 +73,14 @@ int yz_cmd_verify(int argc, char **argv)
     int code = yz_cli_read_photo(argv[optind], YZ_N_DICE, annotate, 0, &result, &err);
     if (code != YZ_EXIT_OK) return code;
     if (result.status != YZ_VISION_READ_OK) {
-        printf("Cannot settle it: %s.\n", result.reason);
+        if (json) {
+            json_t *root = json_pack("{s:s, s:s}", "verdict", "unreadable", "reason", result.reason);
+            char *text = json_dumps(root, JSON_COMPACT);
+            json_decref(root);
+            if (text) puts(text);
+            free(text);
+        } else
+            printf("Cannot settle it: %s.\n", result.reason);
         return YZ_EXIT_REFUSED;
     }
     /* Unmatched counts: what the photo shows beyond the claim, and the other way round. */
@@ -52,6 +93,7 @@ int yz_cmd_verify(int argc, char **argv)
         n_differ += shown_extra[face];
     }
     double sure = floor(yz_cli_roll_confidence(&result) * 100);
+    if (json) return print_verdict_json(&result, &claim, n_differ, shown_extra, claimed_extra);
     printf("The photo shows ");
     for (int i = 0; i < YZ_N_DICE; i++) printf(i ? " %d" : "%d", result.roll[i]);
     if (n_differ == 0) {

@@ -66,6 +66,10 @@ check "verify holds" 0 "the claim $claim holds \(sure: " -- verify "$samples/law
 check "verify in another order" 0 "holds" -- verify "$samples/lawn/$good" --claim "$(echo "$roll" | tr ' ' '\n' | sort -rn | tr '\n' ',' | sed 's/,$//')"
 check "verify differs" 4 "die [1-5] from the left shows [1-6], the claim has $other_value there" -- verify "$samples/lawn/$good" --claim "$wrong_claim"
 check "verify cannot settle" 3 "Cannot settle it: " -- verify "$samples/lawn/$refused" --claim "$claim"
+check "verify json" 4 '"verdict":"mismatch",.*"differ":\[\{"die":[1-5],"shows":[1-6],"claimed":'"$other_value"'\}' -- verify "$samples/lawn/$good" --claim "$wrong_claim" --json
+check "verify json unreadable" 3 '"verdict":"unreadable","reason":"' -- verify "$samples/lawn/$refused" --claim "$claim" --json
+check "snap json" 0 '"status":"ok","reason":"","roll":\[[1-6,]+\],"confidence":[0-9.]+,"advice":\{"box":' -- "$samples/lawn/$good" --json
+check "snap json refused" 3 '"status":"refused",.*"advice":null' -- "$samples/lawn/$refused" --json
 check "verify bad claim" 2 "--claim: expected 5 dice, got 4" -- verify "$samples/lawn/$good" --claim 1,2,3,4
 
 mkdir -p "$tmp/photos/sub"
