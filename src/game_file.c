@@ -178,7 +178,8 @@ static int read_players(const char *path, json_t *root, const yz_profile **profi
 
 static int replay(const char *path, json_t *root, yz_game_file *file)
 {
-    if (!json_is_object(root) || !json_equal(json_object_get(root, "yardzee_game"), json_integer(1)))
+    json_t *version = json_object_get(root, "yardzee_game");
+    if (!json_is_object(root) || !json_is_integer(version) || json_integer_value(version) != 1)
         return yz_cli_fail(YZ_EXIT_DATA, "%s: not a yardzee game file (version 1)", path);
     const yz_profile *profile;
     const char *names[YZ_MAX_PLAYERS];

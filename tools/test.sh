@@ -2,7 +2,8 @@
 # Command (2) of the README: install what is missing, build, run the whole test suite,
 # then build again under AddressSanitizer + UBSan and run it once more (without the tests
 # labelled "slow": solving every profile and brute-forcing turns is arithmetic that the
-# sanitizers only slow down; the same code paths run in the quick tests).
+# sanitizers only slow down; the same code paths run in the quick tests), and finally run the
+# readers' tests and the end-to-end tests under valgrind memcheck.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup.sh
@@ -13,3 +14,5 @@ bash tools/build.sh build
 bash tools/build.sh build-asan -DYZ_SANITIZE=ON
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --output-on-failure -j "$(nproc)" -LE slow)
+# Third pass: valgrind memcheck on the plain build.
+bash tools/test_valgrind.sh

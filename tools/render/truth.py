@@ -1,0 +1,41 @@
+"""Per-die truth from the mask pass: visible bounding box and whether the top can be read."""
+import numpy as np
+
+from . import pov
+
+READABLE_TOP_FRACTION = 0.5  # less of the top face than this in view: a person could not read it
+
+
+def _polygon_area(points):
+    x, y = points[:, 0], points[:, 1]
+    return 0.5 * abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+
+
+def top_face_area_px(camera, die):
+    """Pixel area the flat part of the top face would cover if nothing hid it."""
+    flat = die.half_edge - die.edge_radius
+    corners = np.array([[-flat, die.half_edge, -flat], [flat, die.half_edge, -flat],
+                        [flat, die.half_edge, flat], [-flat, die.half_edge, flat]])
+    px, _ = camera.project(corners @ die.rest_rotation.T + die.center)
+    return _polygon_area(px)
+
+
+def dice_truth(scene, mask_bgr):
+    """One dict per die that shows at least one pixel: value, x, y, w, h, top_visible,
+    plus top_fraction (visible share of the top face) for checks and logs."""
+    red = mask_bgr[:, :, 2].astype(int)
+    green = mask_bgr[:, :, 1]
+    rows = []
+    for index, die in enumerate(scene.dice):
+        level, _ = pov.mask_colour(index, False)
+        mine = np.abs(red - level) <= 8
+        ys, xs = np.nonzero(mine)
+        if len(xs) == 0:
+            continue
+        top_pixels = int(np.count_nonzero(mine & (green > 128)))
+        fraction = top_pixels / max(top_face_area_px(scene.camera, die), 1.0)
+        rows.append(dict(value=die.value, x=int(xs.min()), y=int(ys.min()),
+                         w=int(xs.max() - xs.min() + 1), h=int(ys.max() - ys.min() + 1),
+                         top_visible=int(fraction >= READABLE_TOP_FRACTION),
+                         top_fraction=fraction))
+    return rows

@@ -1,0 +1,200 @@
+#!/usr/bin/python3
+"""Render photo-like scenes of giant yard dice on a lawn with POV-Ray, with truth files.
+
+  tools/render_scenes.py --out samples/lawn --count 160 --seed 1
+  tools/render_scenes.py --out samples/readme --scene-seeds 11,22,33,44
+  tools/render_scenes.py --bench-photo /tmp/bench.jpg      # one 4000x3000 JPEG
+
+Each scene is drawn from its own seed (recorded in scenes.csv), so a batch or one scene can be
+redone exactly. Needs povray, python3-numpy, python3-opencv: tools/setup-render.sh.
+See tools/render/README.md for what is varied and the truth format.
+"""
+import argparse
+import csv
+import pathlib
+import subprocess
+import sys
+import tempfile
+import time
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from render import ground_cover, jpeg_exif, pov, scene as scenes, truth  # noqa: E402
+
+MAX_JPEG_BYTES = 250_000
+OCCLUDER_REACH_M = 0.15  # a 7 cm blade seen from 35 degrees hides ground up to 10 cm behind it
+BENCH_SCENE_SEED = 20240501
+TRUTH_HEADER = ["file", "value", "x", "y", "w", "h", "top_visible"]
+SCENES_HEADER = ["file", "n_dice", "orientation", "width", "height", "camera_elevation_deg",
+                 "camera_height_m", "light", "sun_elevation_deg", "die_material", "pip_colour",
+                 "die_size_cm", "touching", "occluded", "seed", "pip_style", "ground",
+                 "cut_off"]
+
+
+def run_povray(workdir, pov_name, png_name, width, height, extra):
+    # nice and one thread: the machine is shared with builds.
+    cmd = ["nice", "-n", "10", "povray", f"+I{pov_name}", f"+O{png_name}", f"+W{width}",
+           f"+H{height}", "+FN8", "-D", "+WT1", "-V", "-GS", "-GR"] + extra
+    done = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"povray failed on {pov_name}:\n{done.stderr[-2000:]}")
+    image = cv2.imread(str(workdir / png_name), cv2.IMREAD_COLOR)
+    if image is None:
+        raise RuntimeError(f"povray wrote no image for {pov_name}")
+    return image
+
+
+def ground_cover_includes(scene):
+    """Two include files' text and mesh names: cover near the dice, and the rest.
+
+    The mask pass only needs what can hide a die, which keeps its parse short.
+    """
+    rng = np.random.default_rng([scene.seed, 1])  # its own stream: same seed, same lawn
+    blade_height = {"lush": (0.025, 0.06), "dry": (0.02, 0.05), "autumn": (0.025, 0.07)}
+    blades = ground_cover.blades(rng, scene.dice, scene.camera, blade_height[scene.ground.palette])
+    near = ground_cover.distance_to_dice(blades.roots_xz(), scene.dice) < OCCLUDER_REACH_M
+    near_items = [blades.subset(near),
+                  ground_cover.leaves(rng, scene.dice, scene.ground.n_leaves),
+                  ground_cover.clover(rng, scene.dice, scene.ground.n_clover_patches)]
+    return (ground_cover.include_text("Near", near_items),
+            ground_cover.include_text("Far", [blades.subset(~near)]))
+
+
+def phone_look(render_bgr, scene):
+    """What a phone adds to the optics: exposure, white balance, vignetting, sensor noise."""
+    rng = np.random.default_rng([scene.seed, 2])
+    photo = scene.photo
+    image = render_bgr.astype(np.float32) * photo.exposure * np.array(photo.tint, np.float32)
+    h, w = image.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
+    image *= (1 - photo.vignette * r2)[:, :, None]
+    image = cv2.GaussianBlur(image, (0, 0), photo.blur_sigma)
+    image += rng.normal(0, photo.noise_sigma, image.shape).astype(np.float32)
+    return np.clip(image + 0.5, 0, 255).astype(np.uint8)
+
+
+def encode_within_budget(image, photo, max_bytes):
+    """JPEG at the scene's quality, stepping down only if grass detail blows the budget."""
+    quality = photo.jpeg_quality
+    while True:
+        data = jpeg_exif.encode(image, quality, photo.orientation, photo.write_exif,
+                                photo.exif_big_endian)
+        if len(data) <= max_bytes or quality <= 70:
+            return data
+        quality -= 3
+
+
+def render_scene(scene, out_path, supersample, max_bytes, keep_dir=None):
+    """Render one scene to out_path; return the truth rows (upright image coordinates)."""
+    cam = scene.camera
+    with tempfile.TemporaryDirectory(prefix="yardzee-render-") as tmp:
+        work = pathlib.Path(keep_dir or tmp)
+        work.mkdir(parents=True, exist_ok=True)
+        (near_text, near_names), (far_text, far_names) = ground_cover_includes(scene)
+        (work / "near.inc").write_text(near_text)
+        (work / "far.inc").write_text(far_text)
+        (work / "photo.pov").write_text(
+            pov.photo_scene(scene, ["near.inc", "far.inc"], near_names + far_names))
+        (work / "mask.pov").write_text(pov.mask_scene(scene, ["near.inc"], near_names))
+        # No POV-Ray antialiasing: grass makes it supersample nearly every pixel (3x the
+        # time); phone_look's slight blur does what a phone lens and demosaicing do.
+        render = run_povray(work, "photo.pov", "photo.png", cam.width * supersample,
+                            cam.height * supersample, ["-A"])
+        mask = run_povray(work, "mask.pov", "mask.png", cam.width, cam.height,
+                          ["-A", "File_Gamma=1.0"])
+    if supersample > 1:
+        render = cv2.resize(render, (cam.width, cam.height), interpolation=cv2.INTER_AREA)
+    data = encode_within_budget(phone_look(render, scene), scene.photo, max_bytes)
+    pathlib.Path(out_path).parent.mkdir(parents=True, exist_ok=True)
+    pathlib.Path(out_path).write_bytes(data)
+    return truth.dice_truth(scene, mask)
+
+
+def scene_row(name, scene, n_rows):
+    light = scene.light
+    return [name, n_rows, scene.photo.orientation, scene.camera.width, scene.camera.height,
+            f"{scene.camera_elevation_deg:.1f}", f"{scene.camera_height_m:.2f}", light.kind,
+            "" if light.kind == "overcast" else f"{light.elevation_deg:.1f}", scene.material,
+            scene.pip_colour, f"{scene.die_size_cm:.1f}", int(scene.touching),
+            int(scene.occluded), scene.seed, scene.pip_style, scene.ground.palette,
+            int(scene.cut_off)]
+
+
+def render_batch(out_dir, seeds, long_side, supersample, prefix):
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with open(out_dir / "truth.csv", "w", newline="") as truth_file, \
+            open(out_dir / "scenes.csv", "w", newline="") as scenes_file:
+        truth_csv, scenes_csv = (csv.writer(truth_file, lineterminator="\n"),
+                                 csv.writer(scenes_file, lineterminator="\n"))
+        truth_csv.writerow(TRUTH_HEADER)
+        scenes_csv.writerow(SCENES_HEADER)
+        for number, seed in enumerate(seeds):
+            started = time.monotonic()
+            scene = scenes.sample_scene(seed, long_side)
+            name = f"{prefix}{number:03d}.jpg"
+            rows = render_scene(scene, out_dir / name, supersample, MAX_JPEG_BYTES)
+            for row in rows:
+                truth_csv.writerow([name] + [row[k] for k in TRUTH_HEADER[1:]])
+            scenes_csv.writerow(scene_row(name, scene, len(rows)))
+            truth_file.flush()
+            scenes_file.flush()
+            print(f"{name} seed={seed} {time.monotonic() - started:.1f}s "
+                  f"{(out_dir / name).stat().st_size // 1024}KB "
+                  f"tops={[round(r['top_fraction'], 2) for r in rows]}", flush=True)
+
+
+def render_bench_photo(out_path, scene_seed):
+    """A 4000x3000 photo, rendered at full size, with its truth in a .csv beside it."""
+    scene = scenes.sample_scene(scene_seed, 4000, landscape_only=True)
+    photo = scene.photo
+    photo.orientation, photo.write_exif, photo.jpeg_quality = 1, True, 90
+    rows = render_scene(scene, out_path, 1, max_bytes=1 << 30)
+    with open(pathlib.Path(out_path).with_suffix(".csv"), "w", newline="") as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(TRUTH_HEADER)
+        for row in rows:
+            writer.writerow([pathlib.Path(out_path).name] + [row[k] for k in TRUTH_HEADER[1:]])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", type=pathlib.Path, help="directory for JPEGs and truth")
+    parser.add_argument("--count", type=int, default=160)
+    parser.add_argument("--seed", type=int, default=1, help="batch seed")
+    parser.add_argument("--scene-seeds", help="comma-separated scene seeds (from scenes.csv) "
+                        "to render instead of a batch")
+    parser.add_argument("--long-side", type=int, default=1024)
+    parser.add_argument("--supersample", type=int, default=1,
+                        help="render this many times larger and shrink: cheap antialiasing")
+    parser.add_argument("--prefix", default="lawn_", help="file name prefix")
+    parser.add_argument("--bench-photo", type=pathlib.Path,
+                        help="write one 4000x3000 JPEG (and its truth .csv) here and stop")
+    parser.add_argument("--keep-pov", type=pathlib.Path,
+                        help="render the first scene only, leaving its POV-Ray files here")
+    args = parser.parse_args()
+
+    if args.bench_photo:
+        render_bench_photo(args.bench_photo, BENCH_SCENE_SEED)
+        return
+    if args.out is None:
+        parser.error("--out is required")
+    if args.scene_seeds:
+        seeds = [int(s) for s in args.scene_seeds.split(",")]
+    else:
+        seeds = [scenes.scene_seed(args.seed, i) for i in range(args.count)]
+    if args.keep_pov:
+        scene = scenes.sample_scene(seeds[0], args.long_side)
+        args.out.mkdir(parents=True, exist_ok=True)
+        rows = render_scene(scene, args.out / "kept.jpg", args.supersample, MAX_JPEG_BYTES,
+                            keep_dir=args.keep_pov)
+        print(rows)
+        return
+    render_batch(args.out, seeds, args.long_side, args.supersample, args.prefix)
+
+
+if __name__ == "__main__":
+    main()
