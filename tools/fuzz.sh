@@ -25,7 +25,7 @@ for target in "${targets[@]}"; do
     echo "fuzz: $target for $seconds s"
     build-fuzz/tests/fuzz/"$target" "$work" -max_total_time="$seconds" -max_len=262144 \
         -artifact_prefix="build-fuzz/crashes/$target/" -print_final_stats=1 2>"build-fuzz/$target.log" || true
-    grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "build-fuzz/$target.log" | sed "s/^/  /"
+    grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "build-fuzz/$target.log" | sed "s/^/  /" || true
     for crash in build-fuzz/crashes/"$target"/*; do
         [ -e "$crash" ] || continue
         cp "$crash" "$regressions/$target-$(basename "$crash")"
