@@ -127,27 +127,36 @@ static void dice_sets_init(dice_sets *sets)
     }
 }
 
+/* Several states are solved together, one per lane: every inner loop below runs across the
+ * lanes, so it vectorizes, and each table index is read once for all of them. */
+#define LANES 4
+typedef double lanes[LANES];
+
 /* keep_value[k] for every keep, from the values of the 252 rolls (keep indices 210..461). */
-static void expect_keeps(const dice_sets *sets, double keep_value[N_KEEPS])
+static void expect_keeps(const dice_sets *sets, lanes *keep_value)
 {
     for (int k = sets->first_of_size[YZ_N_DICE] - 1; k >= 0; k--) {
         const int16_t *plus = sets->plus_die[k];
-        keep_value[k] = (keep_value[plus[0]] + keep_value[plus[1]] + keep_value[plus[2]] +
-                         keep_value[plus[3]] + keep_value[plus[4]] + keep_value[plus[5]]) /
-                        6.0;
+        const double *p0 = keep_value[plus[0]], *p1 = keep_value[plus[1]], *p2 = keep_value[plus[2]];
+        const double *p3 = keep_value[plus[3]], *p4 = keep_value[plus[4]], *p5 = keep_value[plus[5]];
+        for (int w = 0; w < LANES; w++)
+            keep_value[k][w] = (p0[w] + p1[w] + p2[w] + p3[w] + p4[w] + p5[w]) * (1.0 / 6.0);
     }
 }
 
 /* best[k] = the best keep_value over the sub-multisets of k; for a roll, its best keep. */
-static void best_sub_keeps(const dice_sets *sets, const double keep_value[N_KEEPS],
-                           double best[N_KEEPS])
+static void best_sub_keeps(const dice_sets *sets, const lanes *keep_value, lanes *best)
 {
-    best[0] = keep_value[0];
+    for (int w = 0; w < LANES; w++) best[0][w] = keep_value[0][w];
     for (int k = 1; k < N_KEEPS; k++) {
         const int16_t *smaller = sets->smaller[k];
-        double value = keep_value[k];
-        for (int i = 0; i < YZ_N_DICE; i++) value = best[smaller[i]] > value ? best[smaller[i]] : value;
-        best[k] = value;
+        lanes value;
+        for (int w = 0; w < LANES; w++) value[w] = keep_value[k][w];
+        for (int i = 0; i < YZ_N_DICE; i++) {
+            const double *sub = best[smaller[i]];
+            for (int w = 0; w < LANES; w++) value[w] = sub[w] > value[w] ? sub[w] : value[w];
+        }
+        for (int w = 0; w < LANES; w++) best[k][w] = value[w];
     }
 }
 
@@ -240,67 +249,78 @@ static double option_value(const yz_strategy *s, state st, int slot, int points)
     return points + bonus_now + s->values[state_index(s, next)];
 }
 
-/* roll_value[r] = best value over the legal boxes for roll r with no throws left. */
-static void score_rolls(const yz_strategy *s, state st, double *roll_value)
+/* roll_value[r] = best value over the legal boxes for roll r with no throws left, for the
+ * states of the lanes, which all have the same boxes filled. */
+static void score_rolls(const yz_strategy *s, const state st[LANES], lanes *roll_value)
 {
-    for (int r = 0; r < YZ_N_DISTINCT_ROLLS; r++) roll_value[r] = -1e300;
+    unsigned mask = st[0].mask;
+    for (int r = 0; r < YZ_N_DISTINCT_ROLLS; r++)
+        for (int w = 0; w < LANES; w++) roll_value[r][w] = -1e300;
     for (int slot = 0; slot < s->rules.n_boxes; slot++) {
-        if (st.mask >> slot & 1u) continue;
+        if (mask >> slot & 1u) continue;
         yz_box box = s->rules.boxes[slot];
         if (YZ_BOX_IS_UPPER(box)) {
             int face = (int)box + 1;
-            double after_count[YZ_N_DICE + 1];
+            lanes after_count[YZ_N_DICE + 1];
             for (int n = 0; n <= YZ_N_DICE; n++)
-                after_count[n] = option_value(s, st, slot, n * face);
+                for (int w = 0; w < LANES; w++)
+                    after_count[n][w] = option_value(s, st[w], slot, n * face);
             const uint8_t *count = s->face_count[face];
             for (int r = 0; r < YZ_N_DISTINCT_ROLLS; r++) {
-                double v = after_count[count[r]];
-                roll_value[r] = v > roll_value[r] ? v : roll_value[r];
+                const double *v = after_count[count[r]];
+                for (int w = 0; w < LANES; w++)
+                    roll_value[r][w] = v[w] > roll_value[r][w] ? v[w] : roll_value[r][w];
             }
             continue;
         }
         /* A lower box leads to the same state whatever it scores, except the Yahtzee box,
            whose 50 sets the flag: the six five-of-a-kind rolls are fixed up below. */
-        double future = option_value(s, st, slot, 0);
+        lanes future;
+        for (int w = 0; w < LANES; w++) future[w] = option_value(s, st[w], slot, 0);
         const double *points = s->slot_points[slot];
-        for (int r = 0; r < YZ_N_DISTINCT_ROLLS; r++) {
-            double v = points[r] + future;
-            roll_value[r] = v > roll_value[r] ? v : roll_value[r];
-        }
-        if (slot == s->yahtzee_slot)
-            for (int face = 1; face <= YZ_N_FACES; face++) {
-                int r = s->yahtzee_roll[face];
-                double v = option_value(s, st, slot, s->rules.yahtzee_points);
-                roll_value[r] = v > roll_value[r] ? v : roll_value[r];
+        for (int r = 0; r < YZ_N_DISTINCT_ROLLS; r++)
+            for (int w = 0; w < LANES; w++) {
+                double v = points[r] + future[w];
+                roll_value[r][w] = v > roll_value[r][w] ? v : roll_value[r][w];
             }
+        if (slot == s->yahtzee_slot)
+            for (int face = 1; face <= YZ_N_FACES; face++)
+                for (int w = 0; w < LANES; w++) {
+                    int r = s->yahtzee_roll[face];
+                    double v = option_value(s, st[w], slot, s->rules.yahtzee_points);
+                    roll_value[r][w] = v > roll_value[r][w] ? v : roll_value[r][w];
+                }
     }
-    if (s->rules.extra == YZ_EXTRA_NONE || !(st.mask >> s->yahtzee_slot & 1u)) return;
+    if (s->rules.extra == YZ_EXTRA_NONE || !(mask >> s->yahtzee_slot & 1u)) return;
     /* Five of a kind after the Yahtzee box is filled: bonus, jokers and forced boxes. */
-    yz_card card;
-    card_of_state(s, st, &card);
-    for (int face = 1; face <= YZ_N_FACES; face++) {
-        yz_roll roll = {{(uint8_t)face, (uint8_t)face, (uint8_t)face, (uint8_t)face,
-                         (uint8_t)face}};
-        yz_option options[YZ_BOX_COUNT];
-        int n_options = yz_rules_options(&s->rules, &card, &roll, options);
-        double best = -1e300;
-        for (int i = 0; i < n_options; i++) {
-            double v = options[i].bonus +
-                       option_value(s, st, slot_of_box(s, options[i].box), options[i].points);
-            if (v > best) best = v;
+    for (int w = 0; w < LANES; w++) {
+        yz_card card;
+        card_of_state(s, st[w], &card);
+        for (int face = 1; face <= YZ_N_FACES; face++) {
+            yz_roll roll = {{(uint8_t)face, (uint8_t)face, (uint8_t)face, (uint8_t)face,
+                             (uint8_t)face}};
+            yz_option options[YZ_BOX_COUNT];
+            int n_options = yz_rules_options(&s->rules, &card, &roll, options);
+            double best = -1e300;
+            for (int i = 0; i < n_options; i++) {
+                double v = options[i].bonus + option_value(s, st[w], slot_of_box(s, options[i].box),
+                                                           options[i].points);
+                if (v > best) best = v;
+            }
+            roll_value[s->yahtzee_roll[face]][w] = best;
         }
-        roll_value[s->yahtzee_roll[face]] = best;
     }
 }
 
-/* The turn from a state: keep values with one and two throws left, and the state's value. */
+/* The turn from the lanes' states: keep values with one and two throws left, and the states'
+ * values. */
 typedef struct {
-    double keeps_last[N_KEEPS];  /* keep values when the next throw is the last */
-    double keeps_second[N_KEEPS]; /* keep values when two throws remain after this keep */
-    double scratch[N_KEEPS];
+    lanes keeps_last[N_KEEPS];   /* keep values when the next throw is the last */
+    lanes keeps_second[N_KEEPS]; /* keep values when two throws remain after this keep */
+    lanes scratch[N_KEEPS];
 } turn;
 
-static double solve_turn(const yz_strategy *s, state st, turn *t)
+static void solve_turn(const yz_strategy *s, const state st[LANES], turn *t, double value[LANES])
 {
     const dice_sets *sets = s->sets;
     int first_roll = sets->first_of_size[YZ_N_DICE];
@@ -310,35 +330,61 @@ static double solve_turn(const yz_strategy *s, state st, turn *t)
     /* One throw left: the best keep of each roll. */
     best_sub_keeps(sets, t->keeps_last, t->scratch);
     memcpy(&t->keeps_second[first_roll], &t->scratch[first_roll],
-           YZ_N_DISTINCT_ROLLS * sizeof(double));
+           YZ_N_DISTINCT_ROLLS * sizeof(lanes));
     expect_keeps(sets, t->keeps_second);
     /* Two throws left, then the first throw of all five dice. */
     best_sub_keeps(sets, t->keeps_second, t->scratch);
     expect_keeps(sets, t->scratch);
-    return t->scratch[0];
+    for (int w = 0; w < LANES; w++) value[w] = t->scratch[0][w];
+}
+
+/* The turn of one state (every lane the same), for advice. */
+static void solve_one_turn(const yz_strategy *s, state st, turn *t)
+{
+    state same[LANES];
+    double value[LANES];
+    for (int w = 0; w < LANES; w++) same[w] = st;
+    solve_turn(s, same, t, value);
 }
 
 /* ---- building ----------------------------------------------------------------------------- */
 
 typedef struct {
     yz_strategy *strategy;
-    const state *states;
+    const state *states; /* grouped by mask */
     size_t n_states;
     atomic_size_t next;
 } layer_job;
 
+typedef struct {
+    layer_job *job;
+    turn *scratch; /* this worker's own */
+} layer_worker;
+
 static void *solve_layer(void *arg)
 {
-    layer_job *job = arg;
-    turn t;
-    enum { CHUNK = 32 };
+    layer_job *job = ((layer_worker *)arg)->job;
+    turn *t = ((layer_worker *)arg)->scratch;
+    yz_strategy *s = job->strategy;
+    enum { CHUNK = 64 };
     for (;;) {
         size_t start = atomic_fetch_add(&job->next, CHUNK);
         if (start >= job->n_states) break;
         size_t end = start + CHUNK < job->n_states ? start + CHUNK : job->n_states;
-        for (size_t i = start; i < end; i++)
-            job->strategy->values[state_index(job->strategy, job->states[i])] =
-                solve_turn(job->strategy, job->states[i], &t);
+        for (size_t i = start; i < end;) {
+            /* Up to LANES states with the same mask; short groups repeat their last state. */
+            state group[LANES];
+            size_t n = 0;
+            while (n < LANES && i + n < end && job->states[i + n].mask == job->states[i].mask) {
+                group[n] = job->states[i + n];
+                n++;
+            }
+            for (size_t w = n; w < LANES; w++) group[w] = group[n - 1];
+            double value[LANES];
+            solve_turn(s, group, t, value);
+            for (size_t w = 0; w < n; w++) s->values[state_index(s, group[w])] = value[w];
+            i += n;
+        }
     }
     return NULL;
 }
@@ -466,7 +512,10 @@ yz_status yz_strategy_build(const yz_profile *profile, const yz_strategy_options
     unsigned full = (1u << s->rules.n_boxes) - 1;
     state *states = yz_rules_alloc(sizeof(state) * ((size_t)1 << s->rules.n_boxes) * N_UPPER *
                                    (size_t)s->n_flags);
-    if (!states) {
+    turn *scratch = yz_rules_alloc(sizeof(turn) * (size_t)n_threads);
+    if (!states || !scratch) {
+        yz_rules_release(states);
+        yz_rules_release(scratch);
         yz_strategy_free(s);
         yz_rules_set_error(err, YZ_ERR_NOMEM, "out of memory for the %s state list",
                            profile->name);
@@ -487,15 +536,19 @@ yz_status yz_strategy_build(const yz_profile *profile, const yz_strategy_options
                 }
         }
         layer_job job = {s, states, n_states, 0};
+        layer_worker workers[64];
         pthread_t threads[64];
         int started = 0;
+        for (int i = 0; i < n_threads; i++) workers[i] = (layer_worker){&job, &scratch[i]};
         for (int i = 1; i < n_threads; i++)
-            if (pthread_create(&threads[started], NULL, solve_layer, &job) == 0) started++;
-        solve_layer(&job); /* this thread works too; a failed pthread_create only slows us */
+            if (pthread_create(&threads[started], NULL, solve_layer, &workers[started + 1]) == 0)
+                started++;
+        solve_layer(&workers[0]); /* this thread works too; a failed pthread_create only slows us */
         for (int i = 0; i < started; i++) pthread_join(threads[i], NULL);
         if (options->progress) options->progress(options->progress_ctx, done_weight / total_weight);
     }
     yz_rules_release(states);
+    yz_rules_release(scratch);
     *out = s;
     return YZ_OK;
 }
@@ -521,9 +574,8 @@ int yz_advise_keeps(const yz_strategy *s, const yz_card *card, const yz_roll *ro
 {
     if (throws_left < 1 || throws_left > 2 || yz_rules_card_is_full(s->profile, card)) return 0;
     turn t;
-    state st = state_of_card(s, card);
-    solve_turn(s, st, &t);
-    const double *keep_value = throws_left == 1 ? t.keeps_last : t.keeps_second;
+    solve_one_turn(s, state_of_card(s, card), &t);
+    const lanes *keep_value = throws_left == 1 ? t.keeps_last : t.keeps_second;
     yz_totals totals;
     yz_rules_totals(s->profile, card, &totals);
 
@@ -542,7 +594,7 @@ int yz_advise_keeps(const yz_strategy *s, const yz_card *card, const yz_roll *ro
         advice->n_keep = 0;
         for (int face = 1; face <= YZ_N_FACES; face++)
             for (int n = 0; n < counts[face]; n++) advice->keep[advice->n_keep++] = (uint8_t)face;
-        advice->expected = totals.total + keep_value[k];
+        advice->expected = totals.total + keep_value[k][0];
     }
     qsort(all, (size_t)n_all, sizeof all[0], compare_keeps);
     int n_out = n_all < max_out ? n_all : max_out;
