@@ -7,29 +7,7 @@ samples="$2"
 export YARDZEE_CACHE="${YARDZEE_CACHE:-$(dirname "$yardzee")/cache}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-
-# check NAME EXPECTED_STATUS EXPECTED_TEXT (grep -E on stdout+stderr) -- ARGS...
-check() {
-    local name="$1" want_status="$2" want_text="$3"
-    shift 4
-    "$yardzee" "$@" >"$tmp/out" 2>"$tmp/err"
-    local status=$?
-    local ok=1
-    [ "$status" -eq "$want_status" ] || ok=0
-    cat "$tmp/out" "$tmp/err" | grep -Eq -- "$want_text" || ok=0
-    # An error is exactly one line on stderr.
-    if [ "$want_status" -ne 0 ] && [ "$(wc -l <"$tmp/err")" -ne 1 ]; then ok=0; fi
-    if [ $ok -eq 1 ]; then
-        passed=$((passed + 1))
-    else
-        failed=$((failed + 1))
-        echo "FAIL: $name (status $status, want $want_status; want text /$want_text/)"
-        sed 's/^/  out: /' "$tmp/out"
-        sed 's/^/  err: /' "$tmp/err"
-    fi
-}
+source "$(dirname "$0")/check.sh"
 
 card() { printf '%s' "$2" >"$tmp/$1"; echo "$tmp/$1"; }
 
@@ -71,5 +49,4 @@ check "rules list" 0 'yatzy-scandinavian' -- rules
 check "rules one" 0 'Small Straight +small_straight +1-2-3-4-5: 15' -- rules yatzy-scandinavian
 check "help" 0 'exit status: 0 ok, 1 bad data' -- --help
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

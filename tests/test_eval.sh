@@ -7,22 +7,7 @@ yardzee="$1"
 samples="$2"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-
-expect_status() { # NAME STATUS TEXT -- ARGS...
-    local name="$1" want="$2" text="$3"
-    shift 4
-    "$yardzee" "$@" >"$tmp/out" 2>"$tmp/err"
-    local status=$?
-    if [ "$status" -eq "$want" ] && cat "$tmp/out" "$tmp/err" | grep -Eq -- "$text"; then
-        passed=$((passed + 1))
-    else
-        failed=$((failed + 1))
-        echo "FAIL: $name (status $status, want $want, text /$text/)"
-        sed 's/^/  /' "$tmp/out" "$tmp/err" | head -20
-    fi
-}
+source "$(dirname "$0")/check.sh"
 
 truth="$samples/lawn/truth.csv"
 if [ ! -f "$truth" ]; then
@@ -31,21 +16,20 @@ if [ ! -f "$truth" ]; then
 fi
 awk -F, 'NR == 1 { print; next } { n = substr($1, 6, 3) + 0; if (n % 4 == 0) print }' \
     "$truth" >"$tmp/subset.csv"
-expect_status "lawn subset keeps the reader's guarantees" 0 'WRONG but reported ok' -- \
+check "lawn subset keeps the reader's guarantees" 0 'WRONG but reported ok' -- \
     eval --truth "$tmp/subset.csv" "$samples/lawn" --max-wrong-ok 0 --min-odd-refused 100
-expect_status "json report" 0 '"wrong_ok":0,' -- eval --truth "$tmp/subset.csv" "$samples/lawn" --json
+check "json report" 0 '"wrong_ok":0,' -- eval --truth "$tmp/subset.csv" "$samples/lawn" --json
 
 printf 'file,value,x,y,w,h\nlawn_000.jpg,7,1,1,5,5\n' >"$tmp/seven.csv"
-expect_status "a value of 7" 1 'seven.csv: line 2: value 7 is not 1-6' -- eval --truth "$tmp/seven.csv" "$samples/lawn"
+check "a value of 7" 1 'seven.csv: line 2: value 7 is not 1-6' -- eval --truth "$tmp/seven.csv" "$samples/lawn"
 printf 'name,value\n' >"$tmp/header.csv"
-expect_status "wrong header" 1 'header.csv: line 1: expected the header' -- eval --truth "$tmp/header.csv" "$samples/lawn"
+check "wrong header" 1 'header.csv: line 1: expected the header' -- eval --truth "$tmp/header.csv" "$samples/lawn"
 printf 'file,value,x,y,w,h\nlawn_000.jpg,3,1,x,5,5\n' >"$tmp/letters.csv"
-expect_status "letters" 1 "line 2: 'x' is not a whole number" -- eval --truth "$tmp/letters.csv" "$samples/lawn"
-expect_status "no truth" 2 '--truth is required' -- eval "$samples/lawn"
-expect_status "missing truth" 1 'nope.csv: cannot open' -- eval --truth "$tmp/nope.csv" "$samples/lawn"
+check "letters" 1 "line 2: 'x' is not a whole number" -- eval --truth "$tmp/letters.csv" "$samples/lawn"
+check "no truth" 2 '--truth is required' -- eval "$samples/lawn"
+check "missing truth" 1 'nope.csv: cannot open' -- eval --truth "$tmp/nope.csv" "$samples/lawn"
 printf 'file,value,x,y,w,h\nlawn_000.jpg,3,400,400,50,50\n' >"$tmp/one.csv"
-expect_status "a requirement not met" 5 'eval: 1 of 1 photos of other than five dice refused|eval: .* below' -- \
+check "a requirement not met" 5 'eval: 1 of 1 photos of other than five dice refused|eval: .* below' -- \
     eval --truth "$tmp/one.csv" "$samples/lawn" --expect any --min-die-accuracy 100 --min-odd-refused 100
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -5,36 +5,17 @@
 set -u
 yardzee=$(realpath "$1")
 export YARDZEE_CACHE="${YARDZEE_CACHE:-$(dirname "$yardzee")/cache}"
+source "$(dirname "$(realpath "$0")")/check.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-passed=0
-failed=0
-
-check() { # NAME STATUS TEXT -- ARGS...
-    local name="$1" want="$2" text="$3"
-    shift 4
-    "$yardzee" "$@" >out 2>err
-    local status=$?
-    if [ "$status" -eq "$want" ] && cat out err | grep -Eq -- "$text" &&
-        { [ "$want" -eq 0 ] || [ "$(wc -l <err)" -eq 1 ]; }; then
-        passed=$((passed + 1))
-    else
-        failed=$((failed + 1))
-        echo "FAIL: $name (status $status, want $want, text /$text/)"
-        sed 's/^/  /' out err | head -20
-    fi
-}
 
 # An illegal move must leave the file byte for byte as it was.
 check_unchanged() { # NAME TEXT -- ARGS...
     local before
     before=$(sha1sum g.json)
     check "$1" 1 "$2" -- "${@:4}"
-    if [ "$(sha1sum g.json)" != "$before" ]; then
-        failed=$((failed + 1))
-        echo "FAIL: $1 changed the game file"
-    fi
+    expect_true "$1 leaves the file as it was" test "$(sha1sum g.json)" = "$before"
 }
 
 check "new game" 0 'New game of yahtzee for 2 players' -- game new --players Ann,Bob --file g.json
@@ -93,13 +74,9 @@ check "no move after the end" 1 'the game is over' -- game throw --roll 1,2,3,4,
 # leaves the old game whole.
 cp g.json before.json
 (trap '' XFSZ; ulimit -f 0; exec "$yardzee" game throw --roll 1,2,3,4,5 --file g.json 2>&1) | cat >err
-if grep -q 'g.json: cannot save the game: File too large (the file is as it was)' err && cmp -s g.json before.json; then
-    passed=$((passed + 1))
-else
-    failed=$((failed + 1))
-    echo "FAIL: a refused write: $(cat err)"
-fi
-[ -z "$(ls g.json.tmp-* 2>/dev/null)" ] || { failed=$((failed + 1)); echo "FAIL: a temporary file was left behind"; }
+expect_true "a refused write says so" grep -q 'g.json: cannot save the game: File too large (the file is as it was)' err
+expect_true "a refused write leaves the game" cmp -s g.json before.json
+expect_true "no temporary file is left behind" test -z "$(ls g.json.tmp-* 2>/dev/null)"
 # ... and a process killed at any moment of a save leaves a game that loads.
 for i in $(seq 1 40); do
     "$yardzee" game throw --roll 1,2,3,4,5 --file g.json >/dev/null 2>&1 &
@@ -117,5 +94,4 @@ done
 passed=$((passed + 1))
 check "game intact after the kills" 0 "Ann's turn" -- game show --file g.json
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -9,22 +9,7 @@ samples=$(realpath "$2")
 export YARDZEE_CACHE="${YARDZEE_CACHE:-$(dirname "$yardzee")/cache}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-
-check() { # NAME STATUS TEXT -- ARGS...
-    local name="$1" want="$2" text="$3"
-    shift 4
-    "$yardzee" "$@" >"$tmp/out" 2>"$tmp/err"
-    local status=$?
-    if [ "$status" -eq "$want" ] && cat "$tmp/out" "$tmp/err" | grep -Eq -- "$text"; then
-        passed=$((passed + 1))
-    else
-        failed=$((failed + 1))
-        echo "FAIL: $name (status $status, want $want, text /$text/)"
-        sed 's/^/  /' "$tmp/out" "$tmp/err" | head -20
-    fi
-}
+source "$(dirname "$0")/check.sh"
 
 truth="$samples/lawn/truth.csv"
 [ -f "$truth" ] || { echo "skipped: no $truth"; exit 0; }
@@ -57,9 +42,9 @@ check "snap reads and advises" 0 "^Roll: .*\(sure: [0-9]+%\)" -- "$samples/lawn/
 check "snap gives a box" 0 "^Score: .* for [0-9]+ points" -- "$samples/lawn/$good"
 check "snap with throws left gives a keep" 0 "^(Keep: .* and throw [0-9] dice again|Score: )" -- "$samples/lawn/$good" --throws-left 2
 check "snap annotates" 0 "^Roll: " -- "$samples/lawn/$good" --annotate "$tmp/snap.png"
-[ -s "$tmp/snap.png" ] && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL: no annotated PNG"; }
+expect_true "snap wrote the annotated PNG" test -s "$tmp/snap.png"
 check "snap refuses honestly" 3 "Could not read the dice with confidence: " -- "$samples/lawn/$refused"
-if grep -q '^Roll:' "$tmp/out"; then failed=$((failed + 1)); echo "FAIL: a refused snap printed a roll"; fi
+expect_true "a refused snap prints no roll" bash -c "! grep -q '^Roll:' '$tmp/out'"
 check "snap of a broken file" 1 "fake.jpg: not a JPEG or PNG file" -- "$(echo hello >"$tmp/fake.jpg"; echo "$tmp/fake.jpg")"
 
 check "verify holds" 0 "the claim $claim holds \(sure: " -- verify "$samples/lawn/$good" --claim "$claim"
@@ -79,17 +64,16 @@ echo "not a photo" >"$tmp/photos/sub/broken.jpg"
 echo "notes" >"$tmp/photos/notes.txt"
 check "batch one job" 0 "3 photos: 1 ok, 1 refused, 1 unreadable" -- batch "$tmp/photos" --jobs 1 --csv "$tmp/one.csv"
 check "batch two jobs" 0 "3 photos: 1 ok, 1 refused, 1 unreadable" -- batch "$tmp/photos" --jobs 2 --csv "$tmp/two.csv"
-if cmp -s "$tmp/one.csv" "$tmp/two.csv"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: --jobs changed the output"; fi
-grep -q "^\"$tmp/photos/$good\",ok,\"\",[1-6 ]*,[0-9. ]*,[a-z_]*,[0-9]*$" "$tmp/one.csv" && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL: the ok row"; cat "$tmp/one.csv"; }
-grep -q "broken.jpg\",unreadable,\".*not a JPEG or PNG file\"" "$tmp/one.csv" && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL: the unreadable row"; }
+expect_true "--jobs does not change the output" cmp -s "$tmp/one.csv" "$tmp/two.csv"
+expect_true "the ok row" grep -q "^\"$tmp/photos/$good\",ok,\"\",[1-6 ]*,[0-9. ]*,[a-z_]*,[0-9]*$" "$tmp/one.csv"
+expect_true "the unreadable row" grep -q "broken.jpg\",unreadable,\".*not a JPEG or PNG file\"" "$tmp/one.csv"
 check "batch json" 0 "3 photos" -- batch "$tmp/photos" --json "$tmp/out.json"
-grep -q '"status": "refused"' "$tmp/out.json" && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL: json report"; }
+expect_true "the json report" grep -q '"status": "refused"' "$tmp/out.json"
 cp "$samples/lawn/$good" "$tmp/photos/sub/again.jpg"
 check "batch resume" 0 "4 photos: 1 ok, 0 refused, 0 unreadable, 3 already done" -- batch "$tmp/photos" --csv "$tmp/one.csv" --resume
-[ "$(wc -l <"$tmp/one.csv")" -eq 5 ] && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL: resume rows"; }
+expect_true "resume adds one row" test "$(wc -l <"$tmp/one.csv")" -eq 5
 check "batch to stdout" 0 '^file,status,reason,roll,confidence,best_box,points$' -- batch "$tmp/photos" --jobs 2
 check "batch of nothing" 1 "nope: cannot open the folder" -- batch "$tmp/nope"
 check "batch resume without output" 2 "--resume needs --csv or --json" -- batch "$tmp/photos" --resume
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
