@@ -22,9 +22,8 @@ yz_status yz_game_init(yz_game *game, const yz_profile *profile, const char *con
     }
     for (int i = 0; i < n_players; i++) {
         if (!name_is_valid(names[i])) {
-            yz_rules_set_error(err, YZ_ERR_USAGE,
-                               "player %d: a name is 1-%d printable characters", i + 1,
-                               YZ_NAME_MAX - 1);
+            yz_rules_set_error(err, YZ_ERR_USAGE, "player %d: a name is 1-%d printable characters",
+                               i + 1, YZ_NAME_MAX - 1);
             return YZ_ERR_USAGE;
         }
         for (int j = 0; j < i; j++)
@@ -70,7 +69,8 @@ int yz_game_player(const yz_game *game, const char *name)
 static int dice_contain(const uint8_t *whole, int n_whole, const uint8_t *part, int n_part)
 {
     int counts[YZ_N_FACES + 1] = {0};
-    for (int i = 0; i < n_whole; i++) counts[whole[i]]++;
+    for (int i = 0; i < n_whole; i++)
+        counts[whole[i]]++;
     for (int i = 0; i < n_part; i++)
         if (part[i] < 1 || part[i] > YZ_N_FACES || --counts[part[i]] < 0) return 0;
     return 1;
@@ -112,8 +112,7 @@ yz_status yz_game_keep(yz_game *game, const uint8_t *kept, int n_kept, yz_rules_
     if (game->throws == 0) return refuse(err, "%s has not thrown yet", game);
     if (game->throws >= YZ_MAX_THROWS)
         return refuse(err, "%s has no throws left: score a box", game);
-    if (n_kept < 0 || n_kept > YZ_N_DICE ||
-        !dice_contain(game->dice.dice, YZ_N_DICE, kept, n_kept))
+    if (n_kept < 0 || n_kept > YZ_N_DICE || !dice_contain(game->dice.dice, YZ_N_DICE, kept, n_kept))
         return refuse(err, "%s cannot keep dice that were not thrown", game);
     uint8_t sorted[YZ_N_DICE];
     memcpy(sorted, kept, (size_t)n_kept);

@@ -4,52 +4,72 @@
 
 #include "rules.h"
 
-#define YAHTZEE_BOXES                                                                          \
-    .n_boxes = 13,                                                                             \
-    .boxes = {YZ_BOX_ONES, YZ_BOX_TWOS, YZ_BOX_THREES, YZ_BOX_FOURS, YZ_BOX_FIVES,             \
-              YZ_BOX_SIXES, YZ_BOX_THREE_KIND, YZ_BOX_FOUR_KIND, YZ_BOX_FULL_HOUSE,            \
-              YZ_BOX_SMALL_STRAIGHT, YZ_BOX_LARGE_STRAIGHT, YZ_BOX_YAHTZEE, YZ_BOX_CHANCE},   \
-    .kinds = YZ_KIND_SUM_ALL, .house = YZ_HOUSE_FIXED, .house_points = 25,                     \
-    .straights = YZ_STRAIGHT_RUNS, .small_straight_points = 30, .large_straight_points = 40,   \
-    .yahtzee_points = 50, .upper_bonus_threshold = 63, .upper_bonus = 35,                      \
+#define YAHTZEE_BOXES                                                                              \
+    .n_boxes = 13,                                                                                 \
+    .boxes = {YZ_BOX_ONES,       YZ_BOX_TWOS,           YZ_BOX_THREES,         YZ_BOX_FOURS,       \
+              YZ_BOX_FIVES,      YZ_BOX_SIXES,          YZ_BOX_THREE_KIND,     YZ_BOX_FOUR_KIND,   \
+              YZ_BOX_FULL_HOUSE, YZ_BOX_SMALL_STRAIGHT, YZ_BOX_LARGE_STRAIGHT, YZ_BOX_YAHTZEE,     \
+              YZ_BOX_CHANCE},                                                                      \
+    .kinds = YZ_KIND_SUM_ALL, .house = YZ_HOUSE_FIXED, .house_points = 25,                         \
+    .straights = YZ_STRAIGHT_RUNS, .small_straight_points = 30, .large_straight_points = 40,       \
+    .yahtzee_points = 50, .upper_bonus_threshold = 63, .upper_bonus = 35,                          \
     .extra_yahtzee_bonus = 100, .tiebreak = {{YZ_TIE_END, 0}}
 
-#define YAHTZEE_LABELS(yahtzee_label)                                                          \
-    .box_labels = {[YZ_BOX_ONES] = "Aces", [YZ_BOX_TWOS] = "Twos", [YZ_BOX_THREES] = "Threes", \
-                   [YZ_BOX_FOURS] = "Fours", [YZ_BOX_FIVES] = "Fives", [YZ_BOX_SIXES] = "Sixes", \
-                   [YZ_BOX_THREE_KIND] = "3 of a Kind", [YZ_BOX_FOUR_KIND] = "4 of a Kind",    \
-                   [YZ_BOX_FULL_HOUSE] = "Full House", [YZ_BOX_SMALL_STRAIGHT] = "Sm Straight", \
-                   [YZ_BOX_LARGE_STRAIGHT] = "Lg Straight", [YZ_BOX_YAHTZEE] = yahtzee_label,  \
+#define YAHTZEE_LABELS(yahtzee_label)                                                              \
+    .box_labels = {[YZ_BOX_ONES] = "Aces",                                                         \
+                   [YZ_BOX_TWOS] = "Twos",                                                         \
+                   [YZ_BOX_THREES] = "Threes",                                                     \
+                   [YZ_BOX_FOURS] = "Fours",                                                       \
+                   [YZ_BOX_FIVES] = "Fives",                                                       \
+                   [YZ_BOX_SIXES] = "Sixes",                                                       \
+                   [YZ_BOX_THREE_KIND] = "3 of a Kind",                                            \
+                   [YZ_BOX_FOUR_KIND] = "4 of a Kind",                                             \
+                   [YZ_BOX_FULL_HOUSE] = "Full House",                                             \
+                   [YZ_BOX_SMALL_STRAIGHT] = "Sm Straight",                                        \
+                   [YZ_BOX_LARGE_STRAIGHT] = "Lg Straight",                                        \
+                   [YZ_BOX_YAHTZEE] = yahtzee_label,                                               \
                    [YZ_BOX_CHANCE] = "Chance"}
 
 /* Shared by every Yahtzee-family profile: no rulebook says a five of a kind is a Full House on
  * its own ("both a 3 of a kind and a pair"), so it is one only as a joker. */
-#define NOTE_FIVE_KIND_NOT_HOUSE                                                               \
-    "Full House is three of one face and two of another; five of a kind is a Full House "     \
+#define NOTE_FIVE_KIND_NOT_HOUSE                                                                   \
+    "Full House is three of one face and two of another; five of a kind is a Full House "          \
     "only as a joker (\"both a 3 of a kind and a pair\" is read as two different faces)."
 
-#define YATZY_BOXES                                                                            \
-    .n_boxes = 15,                                                                             \
-    .boxes = {YZ_BOX_ONES, YZ_BOX_TWOS, YZ_BOX_THREES, YZ_BOX_FOURS, YZ_BOX_FIVES,             \
-              YZ_BOX_SIXES, YZ_BOX_ONE_PAIR, YZ_BOX_TWO_PAIRS, YZ_BOX_THREE_KIND,              \
-              YZ_BOX_FOUR_KIND, YZ_BOX_SMALL_STRAIGHT, YZ_BOX_LARGE_STRAIGHT,                  \
-              YZ_BOX_FULL_HOUSE, YZ_BOX_CHANCE, YZ_BOX_YAHTZEE},                               \
-    .kinds = YZ_KIND_SUM_MATCHING, .yahtzee_points = 50, .upper_bonus_threshold = 63,          \
-    .upper_bonus = 50, .extra = YZ_EXTRA_NONE, .extra_yahtzee_bonus = 0,                       \
-    .tiebreak = {{YZ_TIE_BOX, YZ_BOX_YAHTZEE},    {YZ_TIE_BOX, YZ_BOX_CHANCE},                 \
-                 {YZ_TIE_UPPER_TOTAL, 0},         {YZ_TIE_BOX, YZ_BOX_FOUR_KIND},              \
-                 {YZ_TIE_BOX, YZ_BOX_THREE_KIND}, {YZ_TIE_BOX, YZ_BOX_TWO_PAIRS},              \
-                 {YZ_TIE_BOX, YZ_BOX_ONE_PAIR},   {YZ_TIE_FIRST_PLAYER, 0},                    \
+#define YATZY_BOXES                                                                                \
+    .n_boxes = 15,                                                                                 \
+    .boxes = {YZ_BOX_ONES,       YZ_BOX_TWOS,      YZ_BOX_THREES,         YZ_BOX_FOURS,            \
+              YZ_BOX_FIVES,      YZ_BOX_SIXES,     YZ_BOX_ONE_PAIR,       YZ_BOX_TWO_PAIRS,        \
+              YZ_BOX_THREE_KIND, YZ_BOX_FOUR_KIND, YZ_BOX_SMALL_STRAIGHT, YZ_BOX_LARGE_STRAIGHT,   \
+              YZ_BOX_FULL_HOUSE, YZ_BOX_CHANCE,    YZ_BOX_YAHTZEE},                                \
+    .kinds = YZ_KIND_SUM_MATCHING, .yahtzee_points = 50, .upper_bonus_threshold = 63,              \
+    .upper_bonus = 50, .extra = YZ_EXTRA_NONE, .extra_yahtzee_bonus = 0,                           \
+    .tiebreak = {{YZ_TIE_BOX, YZ_BOX_YAHTZEE},                                                     \
+                 {YZ_TIE_BOX, YZ_BOX_CHANCE},                                                      \
+                 {YZ_TIE_UPPER_TOTAL, 0},                                                          \
+                 {YZ_TIE_BOX, YZ_BOX_FOUR_KIND},                                                   \
+                 {YZ_TIE_BOX, YZ_BOX_THREE_KIND},                                                  \
+                 {YZ_TIE_BOX, YZ_BOX_TWO_PAIRS},                                                   \
+                 {YZ_TIE_BOX, YZ_BOX_ONE_PAIR},                                                    \
+                 {YZ_TIE_FIRST_PLAYER, 0},                                                         \
                  {YZ_TIE_END, 0}}
 
-#define YATZY_LABELS(house_label)                                                              \
-    .box_labels = {[YZ_BOX_ONES] = "Ones", [YZ_BOX_TWOS] = "Twos", [YZ_BOX_THREES] = "Threes", \
-                   [YZ_BOX_FOURS] = "Fours", [YZ_BOX_FIVES] = "Fives", [YZ_BOX_SIXES] = "Sixes", \
-                   [YZ_BOX_ONE_PAIR] = "One Pair", [YZ_BOX_TWO_PAIRS] = "Two Pairs",           \
-                   [YZ_BOX_THREE_KIND] = "Three of a Kind", [YZ_BOX_FOUR_KIND] = "Four of a Kind", \
-                   [YZ_BOX_SMALL_STRAIGHT] = "Small Straight",                                 \
-                   [YZ_BOX_LARGE_STRAIGHT] = "Large Straight", [YZ_BOX_FULL_HOUSE] = house_label, \
-                   [YZ_BOX_CHANCE] = "Chance", [YZ_BOX_YAHTZEE] = "Yatzy"}
+#define YATZY_LABELS(house_label)                                                                  \
+    .box_labels = {[YZ_BOX_ONES] = "Ones",                                                         \
+                   [YZ_BOX_TWOS] = "Twos",                                                         \
+                   [YZ_BOX_THREES] = "Threes",                                                     \
+                   [YZ_BOX_FOURS] = "Fours",                                                       \
+                   [YZ_BOX_FIVES] = "Fives",                                                       \
+                   [YZ_BOX_SIXES] = "Sixes",                                                       \
+                   [YZ_BOX_ONE_PAIR] = "One Pair",                                                 \
+                   [YZ_BOX_TWO_PAIRS] = "Two Pairs",                                               \
+                   [YZ_BOX_THREE_KIND] = "Three of a Kind",                                        \
+                   [YZ_BOX_FOUR_KIND] = "Four of a Kind",                                          \
+                   [YZ_BOX_SMALL_STRAIGHT] = "Small Straight",                                     \
+                   [YZ_BOX_LARGE_STRAIGHT] = "Large Straight",                                     \
+                   [YZ_BOX_FULL_HOUSE] = house_label,                                              \
+                   [YZ_BOX_CHANCE] = "Chance",                                                     \
+                   [YZ_BOX_YAHTZEE] = "Yatzy"}
 
 static const yz_profile profiles[] = {
     {

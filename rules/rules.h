@@ -93,10 +93,10 @@ typedef struct {
 } yz_tiebreak;
 
 typedef struct {
-    const char *name;    /* "yahtzee", the --rules name */
-    const char *title;   /* one line: the rulebook it follows */
+    const char *name;  /* "yahtzee", the --rules name */
+    const char *title; /* one line: the rulebook it follows */
     int n_boxes;
-    yz_box boxes[YZ_BOX_COUNT]; /* display order */
+    yz_box boxes[YZ_BOX_COUNT];           /* display order */
     const char *box_labels[YZ_BOX_COUNT]; /* indexed by yz_box: "Aces", "House", ... */
     yz_kind_scoring kinds;
     yz_house_scoring house;
@@ -108,8 +108,8 @@ typedef struct {
     yz_extra_policy extra;
     int extra_yahtzee_bonus;
     int min_players, max_players;
-    yz_tiebreak tiebreak[10];      /* ends with YZ_TIE_END; none = ties stand */
-    const char *notes[8];          /* the special rules and silent-rulebook choices, in words */
+    yz_tiebreak tiebreak[10]; /* ends with YZ_TIE_END; none = ties stand */
+    const char *notes[8];     /* the special rules and silent-rulebook choices, in words */
 } yz_profile;
 
 /* The profiles, in a fixed order; the first is the default. */
@@ -150,8 +150,7 @@ int yz_rules_card_is_open(const yz_card *card, yz_box box);
 yz_status yz_rules_card_set(const yz_profile *profile, yz_card *card, yz_box box, int value,
                             yz_rules_error *err);
 /* Checks what yz_rules_card_set cannot see box by box (the extra-Yahtzee count). */
-yz_status yz_rules_card_check(const yz_profile *profile, const yz_card *card,
-                              yz_rules_error *err);
+yz_status yz_rules_card_check(const yz_profile *profile, const yz_card *card, yz_rules_error *err);
 int yz_rules_card_is_full(const yz_profile *profile, const yz_card *card);
 
 /* Points one box gives a roll on its own, without joker or forced-box rules. */
@@ -159,9 +158,9 @@ int yz_rules_box_points(const yz_profile *profile, yz_box box, const yz_roll *ro
 
 typedef struct {
     yz_box box;
-    int points;       /* written in the box */
-    int bonus;        /* extra-Yahtzee bonus earned by this throw (same for every option) */
-    int joker;        /* points come from the joker rule */
+    int points; /* written in the box */
+    int bonus;  /* extra-Yahtzee bonus earned by this throw (same for every option) */
+    int joker;  /* points come from the joker rule */
 } yz_option;
 
 /* Fills out[] with every box this roll may legally be scored in, in the profile's display
@@ -170,14 +169,14 @@ int yz_rules_options(const yz_profile *profile, const yz_card *card, const yz_ro
                      yz_option out[YZ_BOX_COUNT]);
 
 /* Scores roll in box. Refuses (YZ_ERR_DATA, card untouched) a box that is not a legal option. */
-yz_status yz_rules_score(const yz_profile *profile, yz_card *card, const yz_roll *roll,
-                         yz_box box, yz_option *scored, yz_rules_error *err);
+yz_status yz_rules_score(const yz_profile *profile, yz_card *card, const yz_roll *roll, yz_box box,
+                         yz_option *scored, yz_rules_error *err);
 
 typedef struct {
-    int upper;          /* sum of the upper boxes */
+    int upper; /* sum of the upper boxes */
     int upper_bonus;
-    int lower;          /* sum of the other boxes */
-    int yahtzee_bonus;  /* extra-Yahtzee bonuses */
+    int lower;         /* sum of the other boxes */
+    int yahtzee_bonus; /* extra-Yahtzee bonuses */
     int total;
 } yz_totals;
 
@@ -185,8 +184,8 @@ void yz_rules_totals(const yz_profile *profile, const yz_card *card, yz_totals *
 
 /* Ranks players by total, then by the profile's tiebreak. order[] receives player indices,
  * best first; place[i] the 1-based place of player i (equal places for a tie that stands). */
-void yz_rules_standings(const yz_profile *profile, const yz_card *cards, int n_players,
-                        int order[], int place[]);
+void yz_rules_standings(const yz_profile *profile, const yz_card *cards, int n_players, int order[],
+                        int place[]);
 
 /* ---- A game: players taking turns ------------------------------------------------------- */
 
@@ -200,10 +199,10 @@ typedef struct {
     int n_players;
     char names[YZ_MAX_PLAYERS][YZ_NAME_MAX];
     yz_card cards[YZ_MAX_PLAYERS];
-    int current;                /* whose turn */
-    int throws;                 /* throws made this turn, 0..YZ_MAX_THROWS */
-    yz_roll dice;               /* after the last throw, when throws > 0 */
-    uint8_t kept[YZ_N_DICE];    /* dice set aside for the next throw, ascending */
+    int current;             /* whose turn */
+    int throws;              /* throws made this turn, 0..YZ_MAX_THROWS */
+    yz_roll dice;            /* after the last throw, when throws > 0 */
+    uint8_t kept[YZ_N_DICE]; /* dice set aside for the next throw, ascending */
     int n_kept;
 } yz_game;
 

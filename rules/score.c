@@ -18,9 +18,9 @@ void yz_rules_set_error(yz_rules_error *err, yz_status code, const char *fmt, ..
 }
 
 static const char *const box_names[YZ_BOX_COUNT] = {
-    "aces",       "twos",      "threes",     "fours",          "fives",
-    "sixes",      "one_pair",  "two_pairs",  "three_kind",     "four_kind",
-    "full_house", "small_straight", "large_straight", "yahtzee", "chance"};
+    "aces",       "twos",           "threes",         "fours",      "fives",
+    "sixes",      "one_pair",       "two_pairs",      "three_kind", "four_kind",
+    "full_house", "small_straight", "large_straight", "yahtzee",    "chance"};
 
 const char *yz_rules_box_name(yz_box box)
 {
@@ -41,7 +41,9 @@ yz_status yz_rules_box_parse(const yz_profile *profile, const char *name, yz_box
     static const struct {
         const char *alias;
         yz_box box;
-    } aliases[] = {{"ones", YZ_BOX_ONES}, {"yatzy", YZ_BOX_YAHTZEE}, {"yardzee", YZ_BOX_YAHTZEE},
+    } aliases[] = {{"ones", YZ_BOX_ONES},
+                   {"yatzy", YZ_BOX_YAHTZEE},
+                   {"yardzee", YZ_BOX_YAHTZEE},
                    {"house", YZ_BOX_FULL_HOUSE}};
     int found = -1;
     for (int b = 0; b < YZ_BOX_COUNT; b++)
@@ -63,10 +65,12 @@ yz_status yz_rules_roll_parse(const char *text, const char *what, yz_roll *roll,
     int n_dice = 0;
     const char *p = text;
     for (;;) {
-        while (*p == ' ' || *p == ',') p++;
+        while (*p == ' ' || *p == ',')
+            p++;
         if (!*p) break;
         const char *start = p;
-        while (*p && *p != ' ' && *p != ',') p++;
+        while (*p && *p != ' ' && *p != ',')
+            p++;
         int len = (int)(p - start);
         if (len != 1 || start[0] < '1' || start[0] > '6') {
             yz_rules_set_error(err, YZ_ERR_USAGE, "%s: '%.*s' is not a die value (1-6)", what,
@@ -87,13 +91,15 @@ yz_status yz_rules_roll_parse(const char *text, const char *what, yz_roll *roll,
 void yz_rules_roll_counts(const yz_roll *roll, int counts[YZ_N_FACES + 1])
 {
     memset(counts, 0, sizeof(int) * (YZ_N_FACES + 1));
-    for (int i = 0; i < YZ_N_DICE; i++) counts[roll->dice[i]]++;
+    for (int i = 0; i < YZ_N_DICE; i++)
+        counts[roll->dice[i]]++;
 }
 
 static int roll_sum(const yz_roll *roll)
 {
     int sum = 0;
-    for (int i = 0; i < YZ_N_DICE; i++) sum += roll->dice[i];
+    for (int i = 0; i < YZ_N_DICE; i++)
+        sum += roll->dice[i];
     return sum;
 }
 
@@ -180,8 +186,7 @@ int yz_rules_box_points(const yz_profile *profile, yz_box box, const yz_roll *ro
     case YZ_BOX_LARGE_STRAIGHT:
         if (profile->straights == YZ_STRAIGHT_FIXED)
             return has_run(counts, 2, 5) ? profile->large_straight_points : 0;
-        return has_run(counts, 1, 5) || has_run(counts, 2, 5) ? profile->large_straight_points
-                                                               : 0;
+        return has_run(counts, 1, 5) || has_run(counts, 2, 5) ? profile->large_straight_points : 0;
     case YZ_BOX_YAHTZEE:
         return counts[roll->dice[0]] == YZ_N_DICE ? profile->yahtzee_points : 0;
     case YZ_BOX_CHANCE:
@@ -209,7 +214,8 @@ static int joker_points(const yz_profile *profile, yz_box box, const yz_roll *ro
 
 void yz_rules_card_init(yz_card *card)
 {
-    for (int b = 0; b < YZ_BOX_COUNT; b++) card->points[b] = YZ_OPEN;
+    for (int b = 0; b < YZ_BOX_COUNT; b++)
+        card->points[b] = YZ_OPEN;
     card->extra_yahtzees = 0;
 }
 
@@ -228,8 +234,8 @@ int yz_rules_card_is_full(const yz_profile *profile, const yz_card *card)
 /* Which boxes a roll may go into; see yz_extra_policy for the rules in words. */
 typedef enum { ALLOW_NONE, ALLOW_NORMAL, ALLOW_JOKER, ALLOW_ZERO } allowance;
 
-static allowance extra_yahtzee_allowance(const yz_profile *profile, const yz_card *card,
-                                         int face, yz_box box)
+static allowance extra_yahtzee_allowance(const yz_profile *profile, const yz_card *card, int face,
+                                         yz_box box)
 {
     int upper_open = yz_rules_card_is_open(card, (yz_box)(face - 1));
     int yahtzee_scored = card->points[YZ_BOX_YAHTZEE] == profile->yahtzee_points;
@@ -289,14 +295,14 @@ int yz_rules_options(const yz_profile *profile, const yz_card *card, const yz_ro
         option->points = allow == ALLOW_ZERO    ? 0
                          : allow == ALLOW_JOKER ? joker_points(profile, box, roll)
                                                 : yz_rules_box_points(profile, box, roll);
-        option->joker = allow == ALLOW_JOKER &&
-                        option->points != yz_rules_box_points(profile, box, roll);
+        option->joker =
+            allow == ALLOW_JOKER && option->points != yz_rules_box_points(profile, box, roll);
     }
     return n_options;
 }
 
-yz_status yz_rules_score(const yz_profile *profile, yz_card *card, const yz_roll *roll,
-                         yz_box box, yz_option *scored, yz_rules_error *err)
+yz_status yz_rules_score(const yz_profile *profile, yz_card *card, const yz_roll *roll, yz_box box,
+                         yz_option *scored, yz_rules_error *err)
 {
     if (!yz_rules_profile_has_box(profile, box)) {
         yz_rules_set_error(err, YZ_ERR_USAGE, "'%s' is not a box of the %s rules",
@@ -352,16 +358,15 @@ yz_status yz_rules_card_set(const yz_profile *profile, yz_card *card, yz_box box
         return YZ_ERR_DATA;
     }
     if (value < 0 || value > 1000 || !value_is_possible(profile, box, value)) {
-        yz_rules_set_error(err, YZ_ERR_DATA, "%s: no roll scores %d there",
-                           yz_rules_box_name(box), value);
+        yz_rules_set_error(err, YZ_ERR_DATA, "%s: no roll scores %d there", yz_rules_box_name(box),
+                           value);
         return YZ_ERR_DATA;
     }
     card->points[box] = (int16_t)value;
     return YZ_OK;
 }
 
-yz_status yz_rules_card_check(const yz_profile *profile, const yz_card *card,
-                              yz_rules_error *err)
+yz_status yz_rules_card_check(const yz_profile *profile, const yz_card *card, yz_rules_error *err)
 {
     int n_extra = card->extra_yahtzees;
     if (n_extra == 0) return YZ_OK;
@@ -422,10 +427,11 @@ static int compare_players(const yz_profile *profile, const yz_card *cards, int 
     return 0;
 }
 
-void yz_rules_standings(const yz_profile *profile, const yz_card *cards, int n_players,
-                        int order[], int place[])
+void yz_rules_standings(const yz_profile *profile, const yz_card *cards, int n_players, int order[],
+                        int place[])
 {
-    for (int i = 0; i < n_players; i++) order[i] = i;
+    for (int i = 0; i < n_players; i++)
+        order[i] = i;
     /* Insertion sort: at most six players, and it is stable (earlier player first on a tie). */
     for (int i = 1; i < n_players; i++)
         for (int j = i; j > 0 && compare_players(profile, cards, order[j], order[j - 1]) > 0; j--) {

@@ -30,8 +30,9 @@
 
 #define YZ_STRATEGY_VERSION 1u
 #define N_KEEPS 462
-#define N_UPPER 64 /* upper totals 0..63; 63 stands for "63 or more", the bonus threshold of
-                     every profile (yz_strategy_build refuses another) */
+#define N_UPPER                                                                                    \
+    64 /* upper totals 0..63; 63 stands for "63 or more", the bonus threshold of                   \
+         every profile (yz_strategy_build refuses another) */
 #define HEADER_BYTES 64
 
 /* Multisets of 0..5 dice, ordered by size; the 252 of size 5 are the rolls, in
@@ -55,12 +56,12 @@ struct yz_strategy {
     size_t n_values;
     double *values;
     dice_sets *sets;
-    int16_t (*points)[YZ_BOX_COUNT]; /* [roll][slot] base points */
-    double (*slot_points)[YZ_N_DISTINCT_ROLLS]; /* [slot][roll], the same as doubles */
+    int16_t (*points)[YZ_BOX_COUNT];                         /* [roll][slot] base points */
+    double (*slot_points)[YZ_N_DISTINCT_ROLLS];              /* [slot][roll], the same as doubles */
     uint8_t face_count[YZ_N_FACES + 1][YZ_N_DISTINCT_ROLLS]; /* dice showing face in roll */
     int yahtzee_roll[YZ_N_FACES + 1];                        /* roll index of five of face */
-    uint8_t upper_reachable[64][N_UPPER]; /* [upper-slot mask][total] */
-    int yahtzee_slot;                     /* -1 if none */
+    uint8_t upper_reachable[64][N_UPPER];                    /* [upper-slot mask][total] */
+    int yahtzee_slot;                                        /* -1 if none */
 };
 
 /* ---- dice sets ---------------------------------------------------------------------------- */
@@ -68,7 +69,8 @@ struct yz_strategy {
 static int counts_key(const uint8_t counts[YZ_N_FACES + 1])
 {
     int key = 0;
-    for (int face = YZ_N_FACES; face >= 1; face--) key = key * 6 + counts[face];
+    for (int face = YZ_N_FACES; face >= 1; face--)
+        key = key * 6 + counts[face];
     return key;
 }
 
@@ -100,7 +102,8 @@ static void dice_sets_init(dice_sets *sets)
     memset(sets->key_to_keep, 0xff, sizeof sets->key_to_keep);
     for (int k = 0; k < N_KEEPS; k++) {
         int size = 0;
-        for (int face = 1; face <= YZ_N_FACES; face++) size += sets->counts[k][face];
+        for (int face = 1; face <= YZ_N_FACES; face++)
+            size += sets->counts[k][face];
         sets->size[k] = (uint8_t)size;
         sets->key_to_keep[counts_key(sets->counts[k])] = (int16_t)k;
     }
@@ -123,7 +126,8 @@ static void dice_sets_init(dice_sets *sets)
         int n_smaller = 0;
         for (int f = 0; f < YZ_N_FACES; f++)
             if (sets->minus_die[k][f] >= 0) sets->smaller[k][n_smaller++] = sets->minus_die[k][f];
-        while (n_smaller < YZ_N_DICE) sets->smaller[k][n_smaller++] = 0;
+        while (n_smaller < YZ_N_DICE)
+            sets->smaller[k][n_smaller++] = 0;
     }
 }
 
@@ -137,8 +141,10 @@ static void expect_keeps(const dice_sets *sets, lanes *keep_value)
 {
     for (int k = sets->first_of_size[YZ_N_DICE] - 1; k >= 0; k--) {
         const int16_t *plus = sets->plus_die[k];
-        const double *p0 = keep_value[plus[0]], *p1 = keep_value[plus[1]], *p2 = keep_value[plus[2]];
-        const double *p3 = keep_value[plus[3]], *p4 = keep_value[plus[4]], *p5 = keep_value[plus[5]];
+        const double *p0 = keep_value[plus[0]], *p1 = keep_value[plus[1]],
+                     *p2 = keep_value[plus[2]];
+        const double *p3 = keep_value[plus[3]], *p4 = keep_value[plus[4]],
+                     *p5 = keep_value[plus[5]];
         for (int w = 0; w < LANES; w++)
             keep_value[k][w] = (p0[w] + p1[w] + p2[w] + p3[w] + p4[w] + p5[w]) * (1.0 / 6.0);
     }
@@ -147,16 +153,20 @@ static void expect_keeps(const dice_sets *sets, lanes *keep_value)
 /* best[k] = the best keep_value over the sub-multisets of k; for a roll, its best keep. */
 static void best_sub_keeps(const dice_sets *sets, const lanes *keep_value, lanes *best)
 {
-    for (int w = 0; w < LANES; w++) best[0][w] = keep_value[0][w];
+    for (int w = 0; w < LANES; w++)
+        best[0][w] = keep_value[0][w];
     for (int k = 1; k < N_KEEPS; k++) {
         const int16_t *smaller = sets->smaller[k];
         lanes value;
-        for (int w = 0; w < LANES; w++) value[w] = keep_value[k][w];
+        for (int w = 0; w < LANES; w++)
+            value[w] = keep_value[k][w];
         for (int i = 0; i < YZ_N_DICE; i++) {
             const double *sub = best[smaller[i]];
-            for (int w = 0; w < LANES; w++) value[w] = sub[w] > value[w] ? sub[w] : value[w];
+            for (int w = 0; w < LANES; w++)
+                value[w] = sub[w] > value[w] ? sub[w] : value[w];
         }
-        for (int w = 0; w < LANES; w++) best[k][w] = value[w];
+        for (int w = 0; w < LANES; w++)
+            best[k][w] = value[w];
     }
 }
 
@@ -255,7 +265,8 @@ static void score_rolls(const yz_strategy *s, const state st[LANES], lanes *roll
 {
     unsigned mask = st[0].mask;
     for (int r = 0; r < YZ_N_DISTINCT_ROLLS; r++)
-        for (int w = 0; w < LANES; w++) roll_value[r][w] = -1e300;
+        for (int w = 0; w < LANES; w++)
+            roll_value[r][w] = -1e300;
     for (int slot = 0; slot < s->rules.n_boxes; slot++) {
         if (mask >> slot & 1u) continue;
         yz_box box = s->rules.boxes[slot];
@@ -276,7 +287,8 @@ static void score_rolls(const yz_strategy *s, const state st[LANES], lanes *roll
         /* A lower box leads to the same state whatever it scores, except the Yahtzee box,
            whose 50 sets the flag: the six five-of-a-kind rolls are fixed up below. */
         lanes future;
-        for (int w = 0; w < LANES; w++) future[w] = option_value(s, st[w], slot, 0);
+        for (int w = 0; w < LANES; w++)
+            future[w] = option_value(s, st[w], slot, 0);
         const double *points = s->slot_points[slot];
         for (int r = 0; r < YZ_N_DISTINCT_ROLLS; r++)
             for (int w = 0; w < LANES; w++) {
@@ -297,8 +309,8 @@ static void score_rolls(const yz_strategy *s, const state st[LANES], lanes *roll
         yz_card card;
         card_of_state(s, st[w], &card);
         for (int face = 1; face <= YZ_N_FACES; face++) {
-            yz_roll roll = {{(uint8_t)face, (uint8_t)face, (uint8_t)face, (uint8_t)face,
-                             (uint8_t)face}};
+            yz_roll roll = {
+                {(uint8_t)face, (uint8_t)face, (uint8_t)face, (uint8_t)face, (uint8_t)face}};
             yz_option options[YZ_BOX_COUNT];
             int n_options = yz_rules_options(&s->rules, &card, &roll, options);
             double best = -1e300;
@@ -335,7 +347,8 @@ static void solve_turn(const yz_strategy *s, const state st[LANES], turn *t, dou
     /* Two throws left, then the first throw of all five dice. */
     best_sub_keeps(sets, t->keeps_second, t->scratch);
     expect_keeps(sets, t->scratch);
-    for (int w = 0; w < LANES; w++) value[w] = t->scratch[0][w];
+    for (int w = 0; w < LANES; w++)
+        value[w] = t->scratch[0][w];
 }
 
 /* The turn of one state (every lane the same), for advice. */
@@ -343,7 +356,8 @@ static void solve_one_turn(const yz_strategy *s, state st, turn *t)
 {
     state same[LANES];
     double value[LANES];
-    for (int w = 0; w < LANES; w++) same[w] = st;
+    for (int w = 0; w < LANES; w++)
+        same[w] = st;
     solve_turn(s, same, t, value);
 }
 
@@ -379,10 +393,12 @@ static void *solve_layer(void *arg)
                 group[n] = job->states[i + n];
                 n++;
             }
-            for (size_t w = n; w < LANES; w++) group[w] = group[n - 1];
+            for (size_t w = n; w < LANES; w++)
+                group[w] = group[n - 1];
             double value[LANES];
             solve_turn(s, group, t, value);
-            for (size_t w = 0; w < n; w++) s->values[state_index(s, group[w])] = value[w];
+            for (size_t w = 0; w < n; w++)
+                s->values[state_index(s, group[w])] = value[w];
             i += n;
         }
     }
@@ -421,11 +437,11 @@ static uint64_t rules_fingerprint(const yz_strategy *s)
 {
     uint64_t hash = 14695981039346656037ull;
     hash = fnv1a(hash, s->points, sizeof(int16_t) * YZ_BOX_COUNT * YZ_N_DISTINCT_ROLLS);
-    int numbers[] = {s->rules.n_boxes,     s->rules.upper_bonus_threshold,
-                     s->rules.upper_bonus, (int)s->rules.extra,
-                     s->rules.extra_yahtzee_bonus, s->rules.yahtzee_points,
-                     s->rules.house_points, s->rules.small_straight_points,
-                     s->rules.large_straight_points, (int)s->rules.house};
+    int numbers[] = {
+        s->rules.n_boxes,      s->rules.upper_bonus_threshold, s->rules.upper_bonus,
+        (int)s->rules.extra,   s->rules.extra_yahtzee_bonus,   s->rules.yahtzee_points,
+        s->rules.house_points, s->rules.small_straight_points, s->rules.large_straight_points,
+        (int)s->rules.house};
     hash = fnv1a(hash, numbers, sizeof numbers);
     hash = fnv1a(hash, s->rules.boxes, sizeof(yz_box) * (size_t)s->rules.n_boxes);
     return hash;
@@ -464,7 +480,8 @@ static yz_status strategy_new(const yz_profile *profile, int no_extra_rules, yz_
         }
         for (int face = 1; face <= YZ_N_FACES; face++) {
             int count = 0;
-            for (int i = 0; i < YZ_N_DICE; i++) count += roll.dice[i] == face;
+            for (int i = 0; i < YZ_N_DICE; i++)
+                count += roll.dice[i] == face;
             s->face_count[face][r] = (uint8_t)count;
             if (count == YZ_N_DICE) s->yahtzee_roll[face] = r;
         }
@@ -474,8 +491,7 @@ static yz_status strategy_new(const yz_profile *profile, int no_extra_rules, yz_
     return YZ_OK;
 nomem:
     yz_strategy_free(s);
-    yz_rules_set_error(err, YZ_ERR_NOMEM, "out of memory for the %s strategy table",
-                       profile->name);
+    yz_rules_set_error(err, YZ_ERR_NOMEM, "out of memory for the %s strategy table", profile->name);
     return YZ_ERR_NOMEM;
 }
 
@@ -517,13 +533,13 @@ yz_status yz_strategy_build(const yz_profile *profile, const yz_strategy_options
         yz_rules_release(states);
         yz_rules_release(scratch);
         yz_strategy_free(s);
-        yz_rules_set_error(err, YZ_ERR_NOMEM, "out of memory for the %s state list",
-                           profile->name);
+        yz_rules_set_error(err, YZ_ERR_NOMEM, "out of memory for the %s state list", profile->name);
         return YZ_ERR_NOMEM;
     }
     /* Progress counts states, and the middle layers hold most of them. */
     double total_weight = 0, done_weight = 0;
-    for (unsigned mask = 0; mask < full; mask++) total_weight += (double)__builtin_popcount(~mask & full);
+    for (unsigned mask = 0; mask < full; mask++)
+        total_weight += (double)__builtin_popcount(~mask & full);
     for (int filled = s->rules.n_boxes - 1; filled >= 0; filled--) {
         size_t n_states = 0;
         for (unsigned mask = 0; mask < full; mask++) {
@@ -539,12 +555,14 @@ yz_status yz_strategy_build(const yz_profile *profile, const yz_strategy_options
         layer_worker workers[64];
         pthread_t threads[64];
         int started = 0;
-        for (int i = 0; i < n_threads; i++) workers[i] = (layer_worker){&job, &scratch[i]};
+        for (int i = 0; i < n_threads; i++)
+            workers[i] = (layer_worker){&job, &scratch[i]};
         for (int i = 1; i < n_threads; i++)
             if (pthread_create(&threads[started], NULL, solve_layer, &workers[started + 1]) == 0)
                 started++;
         solve_layer(&workers[0]); /* this thread works too; a failed pthread_create only slows us */
-        for (int i = 0; i < started; i++) pthread_join(threads[i], NULL);
+        for (int i = 0; i < started; i++)
+            pthread_join(threads[i], NULL);
         if (options->progress) options->progress(options->progress_ctx, done_weight / total_weight);
     }
     yz_rules_release(states);
@@ -569,8 +587,8 @@ static int compare_keeps(const void *a, const void *b)
     return ea < eb ? 1 : ea > eb ? -1 : 0;
 }
 
-int yz_advise_keeps(const yz_strategy *s, const yz_card *card, const yz_roll *roll,
-                    int throws_left, yz_keep_advice *out, int max_out)
+int yz_advise_keeps(const yz_strategy *s, const yz_card *card, const yz_roll *roll, int throws_left,
+                    yz_keep_advice *out, int max_out)
 {
     if (throws_left < 1 || throws_left > 2 || yz_rules_card_is_full(s->profile, card)) return 0;
     turn t;
@@ -583,7 +601,8 @@ int yz_advise_keeps(const yz_strategy *s, const yz_card *card, const yz_roll *ro
     yz_keep_advice all[32];
     int n_all = 0;
     int roll_counts[YZ_N_FACES + 1] = {0};
-    for (int i = 0; i < YZ_N_DICE; i++) roll_counts[roll->dice[i]]++;
+    for (int i = 0; i < YZ_N_DICE; i++)
+        roll_counts[roll->dice[i]]++;
     for (int k = 0; k < N_KEEPS; k++) {
         const uint8_t *counts = s->sets->counts[k];
         int fits = 1;
@@ -593,7 +612,8 @@ int yz_advise_keeps(const yz_strategy *s, const yz_card *card, const yz_roll *ro
         yz_keep_advice *advice = &all[n_all++];
         advice->n_keep = 0;
         for (int face = 1; face <= YZ_N_FACES; face++)
-            for (int n = 0; n < counts[face]; n++) advice->keep[advice->n_keep++] = (uint8_t)face;
+            for (int n = 0; n < counts[face]; n++)
+                advice->keep[advice->n_keep++] = (uint8_t)face;
         advice->expected = totals.total + keep_value[k][0];
     }
     qsort(all, (size_t)n_all, sizeof all[0], compare_keeps);

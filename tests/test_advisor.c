@@ -109,7 +109,8 @@ static int sorted_code(const int dice[5])
             sorted[j - 1] = t;
         }
     int code = 0;
-    for (int i = 0; i < 5; i++) code = code * 7 + sorted[i]; /* 0 = no die */
+    for (int i = 0; i < 5; i++)
+        code = code * 7 + sorted[i]; /* 0 = no die */
     return code;
 }
 
@@ -117,7 +118,8 @@ static int sorted_code(const int dice[5])
 static double brute_score_now(brute *b, const int dice[5])
 {
     yz_roll roll;
-    for (int i = 0; i < 5; i++) roll.dice[i] = (uint8_t)dice[i];
+    for (int i = 0; i < 5; i++)
+        roll.dice[i] = (uint8_t)dice[i];
     yz_option options[YZ_BOX_COUNT];
     int n = yz_rules_options(b->profile, &b->card, &roll, options);
     yz_totals before;
@@ -126,7 +128,8 @@ static double brute_score_now(brute *b, const int dice[5])
     for (int i = 0; i < n; i++) {
         yz_card after = b->card;
         yz_rules_error err;
-        assert_int_equal(yz_rules_score(b->profile, &after, &roll, options[i].box, NULL, &err), YZ_OK);
+        assert_int_equal(yz_rules_score(b->profile, &after, &roll, options[i].box, NULL, &err),
+                         YZ_OK);
         yz_totals totals;
         yz_rules_totals(b->profile, &after, &totals);
         double value = totals.total - before.total + brute_game(b->profile, &after);
@@ -145,13 +148,16 @@ static double brute_turn(brute *b, const int dice[5], int throws_left)
         for (int reroll = 1; reroll < 32; reroll++) { /* bit i set: re-throw die i */
             /* Keeping the same values from other positions is the same choice: skip it. */
             int kept[5];
-            for (int i = 0; i < 5; i++) kept[i] = reroll >> i & 1 ? 0 : dice[i];
+            for (int i = 0; i < 5; i++)
+                kept[i] = reroll >> i & 1 ? 0 : dice[i];
             int kept_code = sorted_code(kept), seen = 0;
-            for (int i = 0; i < n_tried; i++) seen |= tried[i] == kept_code;
+            for (int i = 0; i < n_tried; i++)
+                seen |= tried[i] == kept_code;
             if (seen) continue;
             tried[n_tried++] = kept_code;
             int n_rerolled = __builtin_popcount((unsigned)reroll), n_outcomes = 1;
-            for (int i = 0; i < n_rerolled; i++) n_outcomes *= 6;
+            for (int i = 0; i < n_rerolled; i++)
+                n_outcomes *= 6;
             double sum = 0;
             for (int outcome = 0; outcome < n_outcomes; outcome++) {
                 int next[5], o = outcome;
@@ -184,7 +190,8 @@ static double brute_game(const yz_profile *profile, const yz_card *card)
     double sum = 0;
     for (int code = 0; code < 7776; code++) {
         int dice[5];
-        for (int i = 0, c = code; i < 5; i++, c /= 6) dice[i] = c % 6 + 1;
+        for (int i = 0, c = code; i < 5; i++, c /= 6)
+            dice[i] = c % 6 + 1;
         sum += brute_turn(b, dice, 2);
     }
     free(b);
@@ -195,8 +202,8 @@ static double brute_game(const yz_profile *profile, const yz_card *card)
     return sum / 7776;
 }
 
-#define FILLED_EXCEPT_CHANCE_SIXES                                                              \
-    "aces=3 twos=6 threes=9 fours=12 fives=15 three_kind=20 four_kind=0 full_house=25 "         \
+#define FILLED_EXCEPT_CHANCE_SIXES                                                                 \
+    "aces=3 twos=6 threes=9 fours=12 fives=15 three_kind=20 four_kind=0 full_house=25 "            \
     "small_straight=30 large_straight=0 yahtzee=0"
 
 /* Cards with one or two open boxes, chosen so that few distinct games follow the first turn
@@ -223,9 +230,10 @@ static void turn_solver_matches_brute_force_on_short_games(void **state)
         {"yatzy", "aces=3 twos=6 threes=9 fours=12 fives=15 sixes=18 one_pair=8 two_pairs=14 "
                   "three_kind=9 four_kind=16 small_straight=30 large_straight=40 full_house=25 "
                   "chance=20"},
-        {"yatzy-scandinavian", "aces=3 twos=6 threes=9 fours=12 fives=15 sixes=12 one_pair=8 "
-                               "two_pairs=14 three_kind=9 four_kind=12 full_house=17 large_straight=20 "
-                               "chance=20 yahtzee=0"},
+        {"yatzy-scandinavian",
+         "aces=3 twos=6 threes=9 fours=12 fives=15 sixes=12 one_pair=8 "
+         "two_pairs=14 three_kind=9 four_kind=12 full_house=17 large_straight=20 "
+         "chance=20 yahtzee=0"},
     };
     const char *built = NULL;
     yz_strategy *strategy = NULL;
@@ -243,8 +251,8 @@ static void turn_solver_matches_brute_force_on_short_games(void **state)
         double expected = totals.total + brute_game(profile, &card);
         double got = yz_strategy_expected_total(strategy, &card);
         if (got < expected - 1e-9 || got > expected + 1e-9)
-            fail_msg("%s {%s}: solver %.9f, brute force %.9f", cases[i].profile, cases[i].card,
-                     got, expected);
+            fail_msg("%s {%s}: solver %.9f, brute force %.9f", cases[i].profile, cases[i].card, got,
+                     expected);
     }
     yz_strategy_free(strategy);
 }
@@ -288,7 +296,8 @@ static void well_known_positions_get_the_known_best_move(void **state)
         char got[64] = "";
         if (cases[i].throws_left) {
             yz_keep_advice advice[1];
-            assert_int_equal(yz_advise_keeps(yahtzee, &card, &roll, cases[i].throws_left, advice, 1), 1);
+            assert_int_equal(
+                yz_advise_keeps(yahtzee, &card, &roll, cases[i].throws_left, advice, 1), 1);
             int at = snprintf(got, sizeof got, "keep");
             for (int d = 0; d < advice[0].n_keep; d++)
                 at += snprintf(got + at, sizeof got - (size_t)at, " %d", advice[0].keep[d]);
@@ -311,7 +320,8 @@ static void advice_is_consistent_with_the_table(void **state)
     double mean = 0;
     for (int code = 0; code < 7776; code++) {
         yz_roll roll;
-        for (int i = 0, c = code; i < 5; i++, c /= 6) roll.dice[i] = (uint8_t)(c % 6 + 1);
+        for (int i = 0, c = code; i < 5; i++, c /= 6)
+            roll.dice[i] = (uint8_t)(c % 6 + 1);
         yz_keep_advice best[1];
         yz_advise_keeps(strategy, &empty, &roll, 2, best, 1);
         mean += best[0].expected / 7776;
@@ -395,8 +405,8 @@ static void a_failed_allocation_is_a_clean_error(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest quick[] = {
-        cmocka_unit_test_setup_teardown(well_known_positions_get_the_known_best_move,
-                                        build_yahtzee, free_strategy),
+        cmocka_unit_test_setup_teardown(well_known_positions_get_the_known_best_move, build_yahtzee,
+                                        free_strategy),
         cmocka_unit_test_setup_teardown(advice_is_consistent_with_the_table, build_yahtzee,
                                         free_strategy),
         cmocka_unit_test_setup_teardown(tables_round_trip_and_damage_is_detected, build_yahtzee,
@@ -408,7 +418,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(turn_solver_matches_brute_force_on_short_games),
     };
     if (argc == 2 && strcmp(argv[1], "slow") == 0) return cmocka_run_group_tests(slow, NULL, NULL);
-    if (argc == 2 && strcmp(argv[1], "quick") == 0) return cmocka_run_group_tests(quick, NULL, NULL);
+    if (argc == 2 && strcmp(argv[1], "quick") == 0)
+        return cmocka_run_group_tests(quick, NULL, NULL);
     fprintf(stderr, "usage: test_advisor quick|slow\n");
     return 2;
 }

@@ -23,7 +23,8 @@ typedef struct {
 static int count_of(const int dice[5], int face)
 {
     int n = 0;
-    for (int i = 0; i < 5; i++) n += dice[i] == face;
+    for (int i = 0; i < 5; i++)
+        n += dice[i] == face;
     return n;
 }
 
@@ -47,9 +48,14 @@ static int oracle_points(const oracle_rules *r, yz_box box, const int dice[5])
     distinct_faces(dice, faces);
     int best = 0;
     switch (box) {
-    case YZ_BOX_ONES: case YZ_BOX_TWOS: case YZ_BOX_THREES:
-    case YZ_BOX_FOURS: case YZ_BOX_FIVES: case YZ_BOX_SIXES:
-        for (int i = 0; i < 5; i++) best += dice[i] == (int)box + 1 ? dice[i] : 0;
+    case YZ_BOX_ONES:
+    case YZ_BOX_TWOS:
+    case YZ_BOX_THREES:
+    case YZ_BOX_FOURS:
+    case YZ_BOX_FIVES:
+    case YZ_BOX_SIXES:
+        for (int i = 0; i < 5; i++)
+            best += dice[i] == (int)box + 1 ? dice[i] : 0;
         return best;
     case YZ_BOX_ONE_PAIR:
         for (int face = 1; face <= 6; face++)
@@ -65,7 +71,8 @@ static int oracle_points(const oracle_rules *r, yz_box box, const int dice[5])
     case YZ_BOX_FOUR_KIND: {
         int need = box == YZ_BOX_THREE_KIND ? 3 : 4;
         for (int face = 1; face <= 6; face++)
-            if (count_of(dice, face) >= need) best = r->sum_all_for_kinds ? total(dice) : need * face;
+            if (count_of(dice, face) >= need)
+                best = r->sum_all_for_kinds ? total(dice) : need * face;
         return best;
     }
     case YZ_BOX_FULL_HOUSE:
@@ -76,7 +83,8 @@ static int oracle_points(const oracle_rules *r, yz_box box, const int dice[5])
         return 0;
     case YZ_BOX_SMALL_STRAIGHT:
         if (r->scandinavian_straights) return strcmp(faces, "12345") == 0 ? r->small : 0;
-        return strstr(faces, "1234") || strstr(faces, "2345") || strstr(faces, "3456") ? r->small : 0;
+        return strstr(faces, "1234") || strstr(faces, "2345") || strstr(faces, "3456") ? r->small
+                                                                                       : 0;
     case YZ_BOX_LARGE_STRAIGHT:
         if (r->scandinavian_straights) return strcmp(faces, "23456") == 0 ? r->large : 0;
         return strcmp(faces, "12345") == 0 || strcmp(faces, "23456") == 0 ? r->large : 0;
@@ -94,12 +102,9 @@ static const struct {
     oracle_rules rules;
     int n_boxes;
 } oracle_profiles[] = {
-    {"yahtzee", {1, 25, 0, 30, 40}, 13},
-    {"hasbro", {1, 25, 0, 30, 40}, 13},
-    {"yardzee", {1, 25, 0, 30, 40}, 13},
-    {"belknap", {1, 25, 0, 30, 40}, 13},
-    {"yatzy", {0, 25, 0, 30, 40}, 15},
-    {"yatzy-scandinavian", {0, 0, 1, 15, 20}, 15},
+    {"yahtzee", {1, 25, 0, 30, 40}, 13}, {"hasbro", {1, 25, 0, 30, 40}, 13},
+    {"yardzee", {1, 25, 0, 30, 40}, 13}, {"belknap", {1, 25, 0, 30, 40}, 13},
+    {"yatzy", {0, 25, 0, 30, 40}, 15},   {"yatzy-scandinavian", {0, 0, 1, 15, 20}, 15},
 };
 
 static void every_roll_in_every_box_matches_the_oracle(void **state)
@@ -226,8 +231,8 @@ static void check_options(const char *profile_name, const char *card_spec, const
                                yz_rules_box_name(options[i].box), options[i].points);
     if (n) snprintf(got + at, sizeof got - at, " +%d", options[0].bonus);
     if (strcmp(got, expected) != 0)
-        fail_msg("%s, card {%s}, roll %s:\n  got      %s\n  expected %s", profile_name,
-                 card_spec, roll_text, got, expected);
+        fail_msg("%s, card {%s}, roll %s:\n  got      %s\n  expected %s", profile_name, card_spec,
+                 roll_text, got, expected);
 }
 
 /* The upper boxes and lower boxes below are filled with placeholder scores. */
@@ -260,15 +265,17 @@ static void extra_yahtzee_rules_of_every_profile(void **state)
         /* hasbro: forced. */
         {"hasbro", "yahtzee=50", "4,4,4,4,4", "fours=20 +100", "forced: matching upper box"},
         {"hasbro", "yahtzee=0 fours=12", "4,4,4,4,4",
-         "three_kind=20 four_kind=20 full_house=25 small_straight=30 large_straight=40 chance=20 +0",
+         "three_kind=20 four_kind=20 full_house=25 small_straight=30 large_straight=40 chance=20 "
+         "+0",
          "forced: any lower box as a joker"},
-        {"hasbro", "yahtzee=50 fours=12 " LOWER_BUT_STRAIGHTS " small_straight=30 large_straight=40",
+        {"hasbro",
+         "yahtzee=50 fours=12 " LOWER_BUT_STRAIGHTS " small_straight=30 large_straight=40",
          "4,4,4,4,4", "aces=0 twos=0 threes=0 fives=0 sixes=0 +100",
          "forced: a zero in an upper box when the lower section is full"},
         /* yardzee (TLG): matching upper, else a zero in the upper section, no joker. */
         {"yardzee", "yahtzee=50", "6,6,6,6,6", "sixes=30 +100", "TLG: must score Sixes"},
-        {"yardzee", "yahtzee=50 sixes=18", "6,6,6,6,6", "aces=0 twos=0 threes=0 fours=0 fives=0 +100",
-         "TLG: zero anywhere in the upper section"},
+        {"yardzee", "yahtzee=50 sixes=18", "6,6,6,6,6",
+         "aces=0 twos=0 threes=0 fours=0 fives=0 +100", "TLG: zero anywhere in the upper section"},
         {"yardzee", "yahtzee=50 " ALL_UPPER, "4,4,4,4,4",
          "three_kind=20 four_kind=20 full_house=0 small_straight=0 large_straight=0 chance=20 +100",
          "TLG silent: upper full, any lower box, no joker"},
@@ -282,7 +289,8 @@ static void extra_yahtzee_rules_of_every_profile(void **state)
          "aces=0 twos=0 threes=0 fives=0 sixes=0 three_kind=20 four_kind=20 full_house=0 "
          "small_straight=0 large_straight=0 chance=20 +100",
          "Belknap silent: Fours filled, any box, no joker"},
-        {"belknap", "yahtzee=0 fours=12", "4,4,4,4,4", "aces=0 twos=0 threes=0 fives=0 sixes=0 chance=20 +0",
+        {"belknap", "yahtzee=0 fours=12", "4,4,4,4,4",
+         "aces=0 twos=0 threes=0 fives=0 sixes=0 chance=20 +0",
          "Belknap: after a scratch only open upper boxes or Chance"},
         {"belknap", "yahtzee=0 " ALL_UPPER " chance=20", "4,4,4,4,4",
          "three_kind=0 four_kind=0 full_house=0 small_straight=0 large_straight=0 +0",
@@ -309,7 +317,8 @@ static void scoring_fills_the_box_and_refuses_illegal_boxes(void **state)
     assert_memory_equal(&card, &before, sizeof card);
     assert_int_equal(yz_rules_score(hasbro, &card, &roll, YZ_BOX_YAHTZEE, NULL, &err), YZ_ERR_DATA);
     assert_non_null(strstr(err.message, "already filled"));
-    assert_int_equal(yz_rules_score(hasbro, &card, &roll, YZ_BOX_ONE_PAIR, NULL, &err), YZ_ERR_USAGE);
+    assert_int_equal(yz_rules_score(hasbro, &card, &roll, YZ_BOX_ONE_PAIR, NULL, &err),
+                     YZ_ERR_USAGE);
     yz_option scored;
     assert_int_equal(yz_rules_score(hasbro, &card, &roll, YZ_BOX_FOURS, &scored, &err), YZ_OK);
     assert_int_equal(card.points[YZ_BOX_FOURS], 20);
@@ -327,7 +336,8 @@ static void totals_add_the_upper_bonus_at_63_and_extra_yahtzees(void **state)
         {"yahtzee", "aces=3 twos=6 threes=9 fours=12 fives=15 sixes=18", 63, 35, 0, 0, 98},
         {"yahtzee", "aces=2 twos=6 threes=9 fours=12 fives=15 sixes=18", 62, 0, 0, 0, 62},
         {"yahtzee", "yahtzee=50 fours=20 chance=30 extra=1", 20, 0, 80, 100, 200},
-        {"yatzy", "aces=3 twos=6 threes=9 fours=12 fives=15 sixes=18 one_pair=12", 63, 50, 12, 0, 125},
+        {"yatzy", "aces=3 twos=6 threes=9 fours=12 fives=15 sixes=18 one_pair=12", 63, 50, 12, 0,
+         125},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         yz_card card = card_of(cases[i].card);
@@ -349,23 +359,31 @@ static void card_values_are_checked_against_what_a_roll_can_score(void **state)
         yz_box box;
         int value, ok;
     } cases[] = {
-        {"yahtzee", YZ_BOX_FOURS, 7, 0},        {"yahtzee", YZ_BOX_FOURS, 20, 1},
-        {"yahtzee", YZ_BOX_FOURS, 24, 0},       {"yahtzee", YZ_BOX_FULL_HOUSE, 25, 1},
-        {"yahtzee", YZ_BOX_FULL_HOUSE, 20, 0},  {"yahtzee", YZ_BOX_YAHTZEE, 49, 0},
-        {"yahtzee", YZ_BOX_THREE_KIND, 4, 0},   {"yahtzee", YZ_BOX_THREE_KIND, 5, 1},
-        {"yahtzee", YZ_BOX_CHANCE, 31, 0},      {"yahtzee", YZ_BOX_CHANCE, -1, 0},
-        {"yatzy", YZ_BOX_FOUR_KIND, 24, 1},     {"yatzy", YZ_BOX_FOUR_KIND, 25, 0},
-        {"yatzy", YZ_BOX_TWO_PAIRS, 4, 0},      {"yatzy", YZ_BOX_TWO_PAIRS, 6, 1},
-        {"yatzy", YZ_BOX_ONE_PAIR, 7, 0},       {"yatzy-scandinavian", YZ_BOX_FULL_HOUSE, 7, 1},
-        {"yatzy-scandinavian", YZ_BOX_FULL_HOUSE, 25, 0}, {"yahtzee", YZ_BOX_ONE_PAIR, 2, 0},
+        {"yahtzee", YZ_BOX_FOURS, 7, 0},
+        {"yahtzee", YZ_BOX_FOURS, 20, 1},
+        {"yahtzee", YZ_BOX_FOURS, 24, 0},
+        {"yahtzee", YZ_BOX_FULL_HOUSE, 25, 1},
+        {"yahtzee", YZ_BOX_FULL_HOUSE, 20, 0},
+        {"yahtzee", YZ_BOX_YAHTZEE, 49, 0},
+        {"yahtzee", YZ_BOX_THREE_KIND, 4, 0},
+        {"yahtzee", YZ_BOX_THREE_KIND, 5, 1},
+        {"yahtzee", YZ_BOX_CHANCE, 31, 0},
+        {"yahtzee", YZ_BOX_CHANCE, -1, 0},
+        {"yatzy", YZ_BOX_FOUR_KIND, 24, 1},
+        {"yatzy", YZ_BOX_FOUR_KIND, 25, 0},
+        {"yatzy", YZ_BOX_TWO_PAIRS, 4, 0},
+        {"yatzy", YZ_BOX_TWO_PAIRS, 6, 1},
+        {"yatzy", YZ_BOX_ONE_PAIR, 7, 0},
+        {"yatzy-scandinavian", YZ_BOX_FULL_HOUSE, 7, 1},
+        {"yatzy-scandinavian", YZ_BOX_FULL_HOUSE, 25, 0},
+        {"yahtzee", YZ_BOX_ONE_PAIR, 2, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         yz_card card;
         yz_rules_card_init(&card);
         yz_rules_error err;
-        yz_status status =
-            yz_rules_card_set(yz_rules_profile_find(cases[i].profile), &card, cases[i].box,
-                              cases[i].value, &err);
+        yz_status status = yz_rules_card_set(yz_rules_profile_find(cases[i].profile), &card,
+                                             cases[i].box, cases[i].value, &err);
         if ((status == YZ_OK) != cases[i].ok)
             fail_msg("%s %s=%d: expected %s", cases[i].profile, yz_rules_box_name(cases[i].box),
                      cases[i].value, cases[i].ok ? "ok" : "refused");
@@ -391,10 +409,16 @@ static void rolls_parse_five_dice_or_name_the_problem(void **state)
     static const struct {
         const char *text, *error;
     } cases[] = {
-        {"5,2,5,6,5", NULL},      {"5 2 5 6 5", NULL},       {" 1, 2,3 ,4,6 ", NULL},
-        {"1,2,3,4", "expected 5 dice, got 4"}, {"1,2,3,4,5,6", "expected 5 dice, got 6"},
-        {"1,2,3,4,7", "'7' is not a die value"}, {"a,b,c,d,e", "'a' is not"},
-        {"", "got 0"}, {"12,3,4,5,6", "'12' is not"}, {"0,1,2,3,4", "'0' is not"},
+        {"5,2,5,6,5", NULL},
+        {"5 2 5 6 5", NULL},
+        {" 1, 2,3 ,4,6 ", NULL},
+        {"1,2,3,4", "expected 5 dice, got 4"},
+        {"1,2,3,4,5,6", "expected 5 dice, got 6"},
+        {"1,2,3,4,7", "'7' is not a die value"},
+        {"a,b,c,d,e", "'a' is not"},
+        {"", "got 0"},
+        {"12,3,4,5,6", "'12' is not"},
+        {"0,1,2,3,4", "'0' is not"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         yz_roll roll;
@@ -405,7 +429,8 @@ static void rolls_parse_five_dice_or_name_the_problem(void **state)
         } else {
             assert_int_equal(status, YZ_ERR_USAGE);
             if (!strstr(err.message, cases[i].error))
-                fail_msg("'%s': message '%s' lacks '%s'", cases[i].text, err.message, cases[i].error);
+                fail_msg("'%s': message '%s' lacks '%s'", cases[i].text, err.message,
+                         cases[i].error);
         }
     }
 }
@@ -419,7 +444,9 @@ static void standings_use_each_profiles_tiebreak(void **state)
         int places[3];
     } cases[] = {
         /* Yatzy: same total 60; Yatzy box first breaks it. */
-        {"yatzy", {"chance=10 yahtzee=50", "chance=30 sixes=30", "chance=20 fives=20 fours=20"}, {1, 2, 3}},
+        {"yatzy",
+         {"chance=10 yahtzee=50", "chance=30 sixes=30", "chance=20 fives=20 fours=20"},
+         {1, 2, 3}},
         /* Yatzy: everything equal: the player who went first wins. */
         {"yatzy", {"chance=20", "chance=20", "chance=25"}, {2, 3, 1}},
         /* Yatzy: equal Yatzy and Chance; the upper total decides. */
@@ -429,7 +456,8 @@ static void standings_use_each_profiles_tiebreak(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         yz_card cards[3];
-        for (int p = 0; p < 3; p++) cards[p] = card_of(cases[i].cards[p]);
+        for (int p = 0; p < 3; p++)
+            cards[p] = card_of(cases[i].cards[p]);
         int order[3], place[3];
         yz_rules_standings(yz_rules_profile_find(cases[i].profile), cards, 3, order, place);
         for (int p = 0; p < 3; p++)
@@ -446,7 +474,8 @@ static void profiles_are_found_by_name_and_boxes_by_alias(void **state)
     assert_null(yz_rules_profile_find("poker"));
     yz_box box;
     yz_rules_error err;
-    assert_int_equal(yz_rules_box_parse(yz_rules_profile_find("yatzy"), "house", &box, &err), YZ_OK);
+    assert_int_equal(yz_rules_box_parse(yz_rules_profile_find("yatzy"), "house", &box, &err),
+                     YZ_OK);
     assert_int_equal(box, YZ_BOX_FULL_HOUSE);
     assert_int_equal(yz_rules_box_parse(yz_rules_profile_find("yahtzee"), "one_pair", &box, &err),
                      YZ_ERR_USAGE);

@@ -36,13 +36,15 @@ static void random_position(const yz_profile *profile, unsigned *seed, yz_card *
     int n_filled = rand_r(seed) % profile->n_boxes;
     for (int i = 0; i < n_filled; i++) {
         yz_roll r;
-        for (int d = 0; d < YZ_N_DICE; d++) r.dice[d] = (uint8_t)(rand_r(seed) % 6 + 1);
+        for (int d = 0; d < YZ_N_DICE; d++)
+            r.dice[d] = (uint8_t)(rand_r(seed) % 6 + 1);
         yz_option options[YZ_BOX_COUNT];
         int n = yz_rules_options(profile, card, &r, options);
         yz_rules_error err;
         yz_rules_score(profile, card, &r, options[rand_r(seed) % n].box, NULL, &err);
     }
-    for (int d = 0; d < YZ_N_DICE; d++) roll->dice[d] = (uint8_t)(rand_r(seed) % 6 + 1);
+    for (int d = 0; d < YZ_N_DICE; d++)
+        roll->dice[d] = (uint8_t)(rand_r(seed) % 6 + 1);
 }
 
 int main(int argc, char **argv)
@@ -98,7 +100,8 @@ int main(int argc, char **argv)
     double advise_median = median(query_seconds, N_QUERIES); /* sorts them */
     printf("%-20s %10.4f %9.3f s %8.1f MB %9.1f us %9.1f us\n", profile->name,
            yz_strategy_expected_total(strategy, &empty), median(build_seconds, n_builds),
-           usage.ru_maxrss / 1024.0, advise_median * 1e6, query_seconds[N_QUERIES * 95 / 100] * 1e6);
+           usage.ru_maxrss / 1024.0, advise_median * 1e6,
+           query_seconds[N_QUERIES * 95 / 100] * 1e6);
     yz_strategy_free(strategy);
     return 0;
 }
