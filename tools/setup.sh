@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Install the Debian 12 packages yardzee needs, only those missing (a second run is fast).
+# usage: tools/setup.sh [--train]   (--train adds python3-torch, for tools/train_reader.py)
 set -euo pipefail
 PACKAGES=(cmake make gcc g++ pkg-config libopencv-dev libpng-dev libjpeg62-turbo-dev
           libcmocka-dev libjansson-dev zlib1g-dev python3-opencv python3-numpy valgrind)
+[ "${1:-}" != "--train" ] || PACKAGES+=(python3-torch)
 missing=()
 for pkg in "${PACKAGES[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

@@ -74,22 +74,20 @@ void yz_vision_photo_free(yz_vision_photo *photo);
 typedef struct {
     int expect; /* number of dice that must be found, 5 by default; 0 = any number */
     int max_long_side; /* working size, 0 = default */
+    /* Directory holding dice_detector.onnx and top_reader.onnx (the learned nets, see
+     * tools/train_reader.py). NULL: $YARDZEE_MODELS when set, else the source tree's models/
+     * as it was when this library was built. */
+    const char *models_dir;
 } yz_vision_options;
 
 /* Options as the CLI uses them by default: expect 5. */
 yz_vision_options yz_vision_default_options(void);
 
 typedef struct {
-    double x, y;
-} yz_vision_point;
-
-typedef struct {
     int value;                  /* 1..6, or 0 when the top face could not be read */
     double confidence;          /* 0..1; below the reader's threshold the die is "uncertain" */
     int certain;                /* value is trusted */
     int box[4];                 /* x, y, w, h of the whole die, full-size upright pixels */
-    yz_vision_point top[4];     /* the top face's corners, full-size upright pixels */
-    int n_pips;                 /* pips counted on the top face */
 } yz_vision_die;
 
 typedef enum { YZ_VISION_READ_OK = 0, YZ_VISION_READ_REFUSED = 1 } yz_vision_read_status;
@@ -105,17 +103,16 @@ typedef struct {
     double ms_decode, ms_detect, ms_read;
 } yz_vision_result;
 
-/* Reads the dice in the photo at path. Returns an error only when the photo cannot be loaded
- * (or memory runs out); a photo that loads always gives YZ_VISION_OK, with result->status
- * READ_OK or READ_REFUSED and a reason. opts may be NULL for the defaults. */
+/* Reads the dice in the photo at path. Returns an error only when the photo or the models
+ * cannot be loaded (or memory runs out); a photo that loads always gives YZ_VISION_OK, with
+ * result->status READ_OK or READ_REFUSED and a reason. opts may be NULL for the defaults. */
 yz_vision_status yz_vision_read_file(const char *path, const yz_vision_options *opts,
                                      yz_vision_result *result, yz_vision_error *err);
 /* The same on a photo already loaded (coordinates scaled back to photo->full_w x full_h). */
 yz_vision_status yz_vision_read_photo(const yz_vision_photo *photo, const yz_vision_options *opts,
                                       yz_vision_result *result, yz_vision_error *err);
 
-/* Writes a PNG of the photo (at working size) with every die's outline, its top-face quad and
- * its value drawn large; uncertain dice in orange, a refused photo's banner in red. */
+/* Writes a PNG of the photo (at working size) with every die's box and its value drawn large; uncertain dice in orange, a refused photo's banner in red. */
 yz_vision_status yz_vision_annotate(const yz_vision_photo *photo, const yz_vision_result *result,
                                     const char *out_png, yz_vision_error *err);
 

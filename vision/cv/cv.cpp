@@ -3,10 +3,15 @@
 #include "cv.h"
 
 #include <opencv2/core.hpp>
+#include <opencv2/dnn.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
 #include <vector>
+
+struct yz_cv_net {
+    cv::dnn::Net net;
+};
 
 namespace {
 
@@ -27,169 +32,49 @@ template <typename F> yz_cv_status guarded(F body)
     }
 }
 
-cv::Mat disc(int radius)
-{
-    return cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * radius + 1, 2 * radius + 1));
-}
-
-std::vector<cv::Point2f> to_cv(const yz_cv_point *points, int n)
-{
-    std::vector<cv::Point2f> out(static_cast<size_t>(n));
-    for (int i = 0; i < n; i++) out[static_cast<size_t>(i)] = cv::Point2f(points[i].x, points[i].y);
-    return out;
-}
-
 } // namespace
 
 extern "C" {
 
-yz_cv_status yz_cv_rgb_to_gray(const yz_cv_image *rgb, yz_cv_image *gray)
-{
-    return guarded([&] {
-        cv::Mat out = wrap(gray);
-        cv::cvtColor(wrap(rgb), out, cv::COLOR_RGB2GRAY);
-        CV_Assert(out.data == gray->data);
-    });
-}
-
-yz_cv_status yz_cv_gaussian_blur(const yz_cv_image *src, yz_cv_image *dst, double sigma)
+yz_cv_status yz_cv_resize_area(const yz_cv_image *src, yz_cv_image *dst)
 {
     return guarded([&] {
         cv::Mat out = wrap(dst);
-        cv::GaussianBlur(wrap(src), out, cv::Size(0, 0), sigma);
+        cv::resize(wrap(src), out, cv::Size(dst->w, dst->h), 0, 0, cv::INTER_AREA);
         CV_Assert(out.data == dst->data);
     });
 }
 
-yz_cv_status yz_cv_box_blur(const yz_cv_image *src, yz_cv_image *dst, int radius)
+yz_cv_status yz_cv_net_load(const char *path, yz_cv_net **net)
 {
+    *net = nullptr;
     return guarded([&] {
-        cv::Mat out = wrap(dst);
-        cv::blur(wrap(src), out, cv::Size(2 * radius + 1, 2 * radius + 1));
-        CV_Assert(out.data == dst->data);
+        cv::dnn::Net loaded = cv::dnn::readNetFromONNX(path);
+        CV_Assert(!loaded.empty());
+        loaded.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+        loaded.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+        *net = new yz_cv_net{loaded};
     });
 }
 
-yz_cv_status yz_cv_gradient_magnitude(const yz_cv_image *gray, yz_cv_image *dst)
+void yz_cv_net_free(yz_cv_net *net)
 {
-    return guarded([&] {
-        // |gx| + |gy| (L1): a texture measure, and four times cheaper than the L2 norm.
-        cv::Mat gx, gy;
-        cv::Sobel(wrap(gray), gx, CV_16S, 1, 0);
-        cv::Sobel(wrap(gray), gy, CV_16S, 0, 1);
-        cv::Mat out = wrap(dst);
-        cv::Mat ax, ay;
-        cv::convertScaleAbs(gx, ax, 0.125); // Sobel's 3x3 kernel sums to 4; L1 doubles it
-        cv::convertScaleAbs(gy, ay, 0.125);
-        cv::add(ax, ay, out);
-        CV_Assert(out.data == dst->data);
-    });
+    delete net;
 }
 
-yz_cv_status yz_cv_threshold(const yz_cv_image *src, yz_cv_image *dst, int threshold, int below)
+yz_cv_status yz_cv_net_run(yz_cv_net *net, const yz_cv_image *images, int n_images, float *out,
+                           int capacity, int *n_out)
 {
     return guarded([&] {
-        cv::Mat out = wrap(dst);
-        if (below)
-            cv::threshold(wrap(src), out, threshold - 1, 255, cv::THRESH_BINARY_INV);
-        else
-            cv::threshold(wrap(src), out, threshold, 255, cv::THRESH_BINARY);
-        CV_Assert(out.data == dst->data);
-    });
-}
-
-yz_cv_status yz_cv_otsu_threshold(const yz_cv_image *gray, int *threshold)
-{
-    return guarded([&] {
-        cv::Mat scratch;
-        *threshold = static_cast<int>(
-            cv::threshold(wrap(gray), scratch, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU));
-    });
-}
-
-yz_cv_status yz_cv_morphology(const yz_cv_image *src, yz_cv_image *dst, yz_cv_morph_op op,
-                              int radius)
-{
-    static const int ops[] = {cv::MORPH_ERODE, cv::MORPH_DILATE, cv::MORPH_OPEN, cv::MORPH_CLOSE};
-    return guarded([&] {
-        cv::Mat out = wrap(dst);
-        cv::morphologyEx(wrap(src), out, ops[op], disc(std::max(radius, 1)));
-        CV_Assert(out.data == dst->data);
-    });
-}
-
-yz_cv_status yz_cv_connected_components(const yz_cv_image *mask, int32_t *labels,
-                                        yz_cv_component *stats, int max_components,
-                                        int *n_components)
-{
-    return guarded([&] {
-        cv::Mat out(mask->h, mask->w, CV_32S, labels), stats_mat, centroids;
-        int n = cv::connectedComponentsWithStats(wrap(mask), out, stats_mat, centroids, 8, CV_32S);
-        CV_Assert(out.data == reinterpret_cast<uint8_t *>(labels));
-        int kept = std::min(n, max_components);
-        for (int i = 0; i < kept; i++) {
-            stats[i].x = stats_mat.at<int>(i, cv::CC_STAT_LEFT);
-            stats[i].y = stats_mat.at<int>(i, cv::CC_STAT_TOP);
-            stats[i].w = stats_mat.at<int>(i, cv::CC_STAT_WIDTH);
-            stats[i].h = stats_mat.at<int>(i, cv::CC_STAT_HEIGHT);
-            stats[i].area = stats_mat.at<int>(i, cv::CC_STAT_AREA);
-            stats[i].cx = centroids.at<double>(i, 0);
-            stats[i].cy = centroids.at<double>(i, 1);
-        }
-        *n_components = kept;
-    });
-}
-
-yz_cv_status yz_cv_flood_region(const yz_cv_image *src, int seed_x, int seed_y, int tolerance,
-                                yz_cv_image *region)
-{
-    return guarded([&] {
-        cv::Mat image = wrap(src).clone(); // floodFill writes into its image otherwise
-        cv::Mat mask = cv::Mat::zeros(src->h + 2, src->w + 2, CV_8U);
-        cv::Scalar diff = cv::Scalar::all(tolerance);
-        int flags = 8 | cv::FLOODFILL_FIXED_RANGE | cv::FLOODFILL_MASK_ONLY | (255 << 8);
-        cv::floodFill(image, mask, cv::Point(seed_x, seed_y), cv::Scalar(), nullptr, diff, diff,
-                      flags);
-        mask(cv::Rect(1, 1, src->w, src->h)).copyTo(wrap(region));
-    });
-}
-
-yz_cv_status yz_cv_mask_hull(const yz_cv_image *mask, yz_cv_point *hull, int capacity,
-                             int *n_points)
-{
-    return guarded([&] {
-        std::vector<cv::Point> points, hull_points;
-        cv::findNonZero(wrap(mask), points);
-        *n_points = 0;
-        if (points.empty()) return;
-        cv::convexHull(points, hull_points, true);
-        int n = std::min(static_cast<int>(hull_points.size()), capacity);
-        for (int i = 0; i < n; i++)
-            hull[i] = {static_cast<float>(hull_points[static_cast<size_t>(i)].x),
-                       static_cast<float>(hull_points[static_cast<size_t>(i)].y)};
-        *n_points = n;
-    });
-}
-
-yz_cv_status yz_cv_approx_polygon(const yz_cv_point *points, int n_points, double epsilon,
-                                  yz_cv_point *out, int capacity, int *n_out)
-{
-    return guarded([&] {
-        std::vector<cv::Point2f> simplified;
-        cv::approxPolyDP(to_cv(points, n_points), simplified, epsilon, true);
-        int n = std::min(static_cast<int>(simplified.size()), capacity);
-        for (int i = 0; i < n; i++)
-            out[i] = {simplified[static_cast<size_t>(i)].x, simplified[static_cast<size_t>(i)].y};
-        *n_out = n;
-    });
-}
-
-yz_cv_status yz_cv_min_area_rect(const yz_cv_point *points, int n_points, yz_cv_point corners[4])
-{
-    return guarded([&] {
-        cv::Point2f box[4];
-        cv::minAreaRect(to_cv(points, n_points)).points(box);
-        for (int i = 0; i < 4; i++) corners[i] = {box[i].x, box[i].y};
+        std::vector<cv::Mat> batch;
+        for (int i = 0; i < n_images; i++) batch.push_back(wrap(&images[i]));
+        net->net.setInput(cv::dnn::blobFromImages(batch, 1.0 / 255.0));
+        cv::Mat result = net->net.forward();
+        CV_Assert(result.isContinuous() && result.depth() == CV_32F);
+        size_t n = result.total();
+        CV_Assert(n <= static_cast<size_t>(capacity));
+        std::copy(result.ptr<float>(), result.ptr<float>() + n, out);
+        *n_out = static_cast<int>(n);
     });
 }
 

@@ -27,49 +27,23 @@ typedef struct {
     float x, y;
 } yz_cv_point;
 
-/* Per connected component: bounding box, pixel count and centroid. */
-typedef struct {
-    int x, y, w, h, area;
-    double cx, cy;
-} yz_cv_component;
+/* dst (its own w x h, same channels) = src shrunk or stretched to that size; shrinking
+ * averages the pixels each output pixel covers (OpenCV's INTER_AREA), so grass does not alias. */
+yz_cv_status yz_cv_resize_area(const yz_cv_image *src, yz_cv_image *dst);
 
-yz_cv_status yz_cv_rgb_to_gray(const yz_cv_image *rgb, yz_cv_image *gray);
-/* Gaussian blur, sigma in pixels; in place is allowed. */
-yz_cv_status yz_cv_gaussian_blur(const yz_cv_image *src, yz_cv_image *dst, double sigma);
-/* Mean over a box of side 2*radius+1; in place is allowed. */
-yz_cv_status yz_cv_box_blur(const yz_cv_image *src, yz_cv_image *dst, int radius);
-/* Sobel gradient magnitude (L1, scaled so a unit step reads about 1) of a gray image. */
-yz_cv_status yz_cv_gradient_magnitude(const yz_cv_image *gray, yz_cv_image *dst);
-/* dst = 255 where src < threshold (below = 1) or src > threshold (below = 0), else 0. */
-yz_cv_status yz_cv_threshold(const yz_cv_image *src, yz_cv_image *dst, int threshold, int below);
-/* Otsu's threshold of a gray image. */
-yz_cv_status yz_cv_otsu_threshold(const yz_cv_image *gray, int *threshold);
+/* A learned net (ONNX, run by OpenCV's dnn module). Opaque to C; OpenCV owns its memory (the
+ * one allocation outside yz_vision_alloc: the net's layers are OpenCV's to size). */
+typedef struct yz_cv_net yz_cv_net;
 
-typedef enum { YZ_CV_ERODE, YZ_CV_DILATE, YZ_CV_OPEN, YZ_CV_CLOSE } yz_cv_morph_op;
-/* Morphology with a disc of the given radius; in place is allowed. */
-yz_cv_status yz_cv_morphology(const yz_cv_image *src, yz_cv_image *dst, yz_cv_morph_op op,
-                              int radius);
+/* Loads the ONNX model at path; *net is NULL on failure (a missing or malformed file). */
+yz_cv_status yz_cv_net_load(const char *path, yz_cv_net **net);
+void yz_cv_net_free(yz_cv_net *net);
 
-/* 8-connected components of a binary mask. labels has w*h entries (0 = background); stats
- * has room for max_components entries, entry i describing label i (entry 0 the background).
- * *n_components counts the background too; labels past max_components are dropped. */
-yz_cv_status yz_cv_connected_components(const yz_cv_image *mask, int32_t *labels,
-                                        yz_cv_component *stats, int max_components,
-                                        int *n_components);
-
-/* Flood fill from seed over pixels within +-tolerance (per channel) of the seed's value,
- * 8-connected. region (same w,h, 1 channel) gets 255 where filled, and is cleared first. */
-yz_cv_status yz_cv_flood_region(const yz_cv_image *src, int seed_x, int seed_y, int tolerance,
-                                yz_cv_image *region);
-
-/* Convex hull of the nonzero pixels of a mask: at most capacity points, clockwise. */
-yz_cv_status yz_cv_mask_hull(const yz_cv_image *mask, yz_cv_point *hull, int capacity,
-                             int *n_points);
-/* Douglas-Peucker simplification of a closed polygon, epsilon in pixels. */
-yz_cv_status yz_cv_approx_polygon(const yz_cv_point *points, int n_points, double epsilon,
-                                  yz_cv_point *out, int capacity, int *n_out);
-/* The four corners of the minimum-area rectangle around the points. */
-yz_cv_status yz_cv_min_area_rect(const yz_cv_point *points, int n_points, yz_cv_point corners[4]);
+/* Runs the net on n_images RGB images of one size, as a batch (1, 3, h, w per image, values
+ * scaled to 0..1), and copies its single output, row-major, to out. *n_out gets the output's
+ * element count; more than capacity is a failure. */
+yz_cv_status yz_cv_net_run(yz_cv_net *net, const yz_cv_image *images, int n_images, float *out,
+                           int capacity, int *n_out);
 
 /* dst (size dst->w x dst->h, same channels) = src seen through the perspective transform that
  * takes quad[0..3] to the corners (0,0), (w,0), (w,h), (0,h). Bilinear. */

@@ -1,0 +1,452 @@
+#!/usr/bin/python3
+"""Train the two small nets `yardzee read` uses and export them to models/*.onnx.
+
+  models/dice_detector.onnx  - a CenterNet-style fully convolutional net: the photo shrunk to a
+                               320 px long side (top-left of a 320x320 canvas, zeros elsewhere)
+                               in, per 4x4 cell a die-centre score and the die's box size out.
+  models/top_reader.onnx     - a crop of 64x64 around one die in, 7 probabilities out:
+                               0 = "no readable top face here" (an occluded top, lawn, half a
+                               die), 1..6 = the value of the TOP face. The side faces show pips
+                               too; the net learns from the labels which face counts.
+
+The training set is rendered by the same renderer as samples/lawn but from other seeds;
+samples/lawn is the evaluation set and is never read here.
+
+  nice -n 5 /usr/bin/python3 tools/render_scenes.py --out /tmp/yz-train --count 165 \
+      --seed 1000 --long-side 640          # one scene every ~7 s on a free core
+  /usr/bin/python3 tools/train_reader.py /tmp/yz-train --only detector --det-epochs 40 --threads 1
+  /usr/bin/python3 tools/train_reader.py /tmp/yz-train --only reader --reader-epochs 80 --threads 1
+  /usr/bin/python3 tools/train_reader.py /tmp/yz-train --only report   # validation
+
+The committed models came from exactly these commands (165 scenes: 142 to train, 23 held out;
+about 11 and 9 minutes on one busy core). Each run seeds torch and numpy the same way, so it
+repeats with the same torch build. Without --only both nets are trained in one run.
+
+Every 7th scene (lawn_006, lawn_013, ...) is held out: the validation report at the end is
+on those, and the refusal thresholds in vision/pipeline.c were read off it. Seeds are
+fixed (torch, numpy, python), so the same set and the same torch give the same weights.
+Needs python3-torch, python3-opencv, python3-numpy (Debian packages; tools/setup.sh).
+"""
+import argparse
+import csv
+import collections
+import pathlib
+import random
+import time
+
+import cv2
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+DET_SIDE = 320  # detector canvas; must match vision/pipeline.c
+STRIDE = 4
+CROP = 64  # reader crop; must match vision/pipeline.c
+CROP_SCALE = 1.3  # crop side / die box long side; must match vision/pipeline.c
+
+
+def load_set(root):
+    rows = collections.defaultdict(list)
+    with open(root / "truth.csv", newline="") as f:
+        for row in csv.DictReader(f):
+            rows[row["file"]].append(row)
+    scenes = []
+    for name in sorted(rows):
+        image = cv2.imread(str(root / name))  # applies EXIF orientation: truth is upright
+        if image is None:
+            continue
+        image = cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
+        dice = [(int(r["value"]), float(r["x"]), float(r["y"]), float(r["w"]), float(r["h"]),
+                 r.get("top_visible", "1") == "1") for r in rows[name]]
+        scenes.append((name, image, dice))
+    return scenes
+
+
+# ---- detector --------------------------------------------------------------------------------
+
+def block(cin, cout, stride=1):
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout),
+                         nn.ReLU(inplace=True))
+
+
+def pointwise(cin, cout):
+    return nn.Sequential(nn.Conv2d(cin, cout, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+
+class Detector(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.s2 = block(3, 16, 2)                                   # 1/2
+        self.s4 = nn.Sequential(block(16, 24, 2), block(24, 24))    # 1/4
+        self.s8 = nn.Sequential(block(24, 40, 2), block(40, 40))    # 1/8
+        self.s16 = nn.Sequential(block(40, 64, 2), block(64, 64))   # 1/16: context of a die or two
+        self.up8 = nn.Sequential(pointwise(64 + 40, 40), block(40, 40))
+        self.up4 = nn.Sequential(pointwise(40 + 24, 24), block(24, 24))
+        self.head = nn.Conv2d(24, 3, 1)
+        with torch.no_grad():  # CenterNet's prior: almost every cell is no die's centre
+            self.head.bias[0] = -2.19
+
+    def forward(self, x):
+        a4 = self.s4(self.s2(x))
+        a8 = self.s8(a4)
+        a16 = self.s16(a8)
+        u8 = self.up8(torch.cat([F.interpolate(a16, scale_factor=2.0, mode="nearest"), a8], 1))
+        u4 = self.up4(torch.cat([F.interpolate(u8, scale_factor=2.0, mode="nearest"), a4], 1))
+        out = self.head(u4)
+        # channel 0: centre score 0..1; 1, 2: box w, h in canvas pixels / 32
+        return torch.cat([torch.sigmoid(out[:, :1]), out[:, 1:]], 1)
+
+
+def jitter_colour(image, rng):
+    image = image.astype(np.float32)
+    image = image * rng.uniform(0.75, 1.25) + rng.uniform(-20, 20)
+    grey = image.mean(axis=2, keepdims=True)
+    image = grey + (image - grey) * rng.uniform(0.7, 1.3)
+    image = image * rng.uniform(0.92, 1.08, size=3)
+    return np.clip(image, 0, 255)
+
+
+def detector_sample(image, dice, rng, augment):
+    h, w = image.shape[:2]
+    scale = DET_SIDE / max(w, h)
+    if augment:
+        scale *= rng.uniform(0.8, 1.2)
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    small = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
+    ox = oy = 0
+    if augment and (nw > DET_SIDE or nh > DET_SIDE):
+        ox = rng.integers(0, max(nw - DET_SIDE, 0) + 1)
+        oy = rng.integers(0, max(nh - DET_SIDE, 0) + 1)
+    canvas = np.zeros((DET_SIDE, DET_SIDE, 3), np.float32)
+    part = small[oy:oy + DET_SIDE, ox:ox + DET_SIDE]
+    flip = augment and rng.random() < 0.5
+    if flip:
+        part = part[:, ::-1]
+    if augment:
+        part = jitter_colour(part, rng)
+    canvas[:part.shape[0], :part.shape[1]] = part
+    cells = DET_SIDE // STRIDE
+    heat = np.zeros((cells, cells), np.float32)
+    size = np.zeros((2, cells, cells), np.float32)
+    mask = np.zeros((cells, cells), np.float32)
+    ys, xs = np.mgrid[0:cells, 0:cells]
+    for value, x, y, bw, bh, top in dice:
+        cx, cy = (x + bw / 2) * scale - ox, (y + bh / 2) * scale - oy
+        if flip:
+            cx = part.shape[1] - cx
+        if not (0 <= cx < part.shape[1] and 0 <= cy < part.shape[0]):
+            continue
+        gx, gy = cx / STRIDE - 0.5, cy / STRIDE - 0.5
+        sigma = max(0.5, max(bw, bh) * scale / STRIDE / 6)
+        heat = np.maximum(heat, np.exp(-((xs - gx) ** 2 + (ys - gy) ** 2) / (2 * sigma ** 2)))
+        ix, iy = int(round(gx)), int(round(gy))
+        ix, iy = min(max(ix, 0), cells - 1), min(max(iy, 0), cells - 1)
+        heat[iy, ix] = 1.0
+        size[:, iy, ix] = (bw * scale / 32, bh * scale / 32)
+        mask[iy, ix] = 1
+    x = torch.from_numpy(canvas.transpose(2, 0, 1).copy() / 255.0)
+    return x, torch.from_numpy(heat), torch.from_numpy(size), torch.from_numpy(mask)
+
+
+def focal_loss(pred, heat):
+    pred = pred.clamp(1e-4, 1 - 1e-4)
+    pos = heat.eq(1).float()
+    neg = 1 - pos
+    pos_loss = torch.log(pred) * (1 - pred) ** 2 * pos
+    neg_loss = torch.log(1 - pred) * pred ** 2 * (1 - heat) ** 4 * neg
+    n = pos.sum().clamp(min=1)
+    return -(pos_loss.sum() + neg_loss.sum()) / n
+
+
+def train_detector(train, val, epochs, rng):
+    net = Detector()
+    opt = torch.optim.Adam(net.parameters(), 2e-3)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=epochs * ((len(train) + 3) // 4))
+    for epoch in range(epochs):
+        net.train()
+        order = rng.permutation(len(train))
+        total = 0.0
+        for start in range(0, len(order), 4):
+            batch = [detector_sample(train[i][1], train[i][2], rng, True) for i in order[start:start + 4]]
+            x, heat, size, mask = (torch.stack(t) for t in zip(*batch))
+            out = net(x.float())
+            loss = focal_loss(out[:, 0], heat)
+            loss = loss + 0.5 * (F.l1_loss(out[:, 1:], size, reduction="none") * mask[:, None]).sum() / mask.sum().clamp(min=1)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item() * len(batch)
+        print(f"detector epoch {epoch}: loss {total / len(train):.3f}", flush=True)
+    net.eval()
+    return net
+
+
+def detect(net, image, threshold=0.3):
+    x, _, _, _ = detector_sample(image, [], None, False)
+    with torch.no_grad():
+        out = net(x[None].float())[0].numpy()
+    heat = out[0]
+    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > threshold)
+    scale = max(image.shape[:2]) / DET_SIDE
+    found = []
+    for iy, ix in zip(*np.nonzero(peaks)):
+        found.append((float(heat[iy, ix]), (ix + 0.5) * STRIDE * scale, (iy + 0.5) * STRIDE * scale,
+                      out[1, iy, ix] * 32 * scale, out[2, iy, ix] * 32 * scale))
+    return found
+
+
+# ---- top reader ------------------------------------------------------------------------------
+
+class Reader(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.features = nn.Sequential(block(3, 16), nn.MaxPool2d(2),     # 32
+                                      block(16, 32), nn.MaxPool2d(2),    # 16
+                                      block(32, 48), block(48, 48), nn.MaxPool2d(2),  # 8
+                                      block(48, 64), block(64, 64), nn.MaxPool2d(2),  # 4
+                                      block(64, 96))
+        self.classify = nn.Linear(96 * 4 * 4, 7)
+
+    def forward(self, x):
+        return self.classify(torch.flatten(self.features(x), 1))
+
+
+class ReaderExport(nn.Module):
+    def __init__(self, reader):
+        super().__init__()
+        self.reader = reader
+
+    def forward(self, x):
+        return torch.softmax(self.reader(x), 1)
+
+
+def crop(image, cx, cy, side, angle=0.0):
+    """The square of `side` pixels around (cx, cy), resampled to CROP x CROP the way
+    yz_cv_warp_quad does it (bilinear, edges replicated); angle (degrees) only to augment."""
+    m = cv2.getRotationMatrix2D((cx, cy), angle, CROP / side)
+    m[:, 2] += (CROP / 2 - cx, CROP / 2 - cy)
+    return cv2.warpAffine(image, m, (CROP, CROP), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def reader_samples(scenes, rng, augment):
+    xs, ys = [], []
+    for _, image, dice in scenes:
+        sides = [max(d[3], d[4]) for d in dice]
+        typical = float(np.median(sides)) if sides else 50
+        for value, x, y, bw, bh, top in dice:
+            side = max(bw, bh)
+            cx, cy = x + bw / 2, y + bh / 2
+            jx = jy = 0.0
+            k = 1.0
+            if augment:
+                jx, jy = rng.normal(0, 0.06, 2) * side  # the detector's centre and size errors
+                k = rng.uniform(0.8, 1.25)
+            xs.append(crop(image, cx + jx, cy + jy, side * CROP_SCALE * k,
+                           rng.uniform(-8, 8) if augment else 0.0))
+            ys.append(value if top else 0)
+        # Negatives: half a die off, and lawn well away from every die.
+        for _ in range(2):
+            value, x, y, bw, bh, top = dice[rng.integers(len(dice))]
+            side = max(bw, bh)
+            angle = rng.uniform(0, 2 * np.pi)
+            off = rng.uniform(0.55, 0.8) * side
+            xs.append(crop(image, x + bw / 2 + off * np.cos(angle), y + bh / 2 + off * np.sin(angle),
+                           side * CROP_SCALE))
+            ys.append(0)
+        h, w = image.shape[:2]
+        for _ in range(3):
+            for _try in range(20):
+                cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+                if all(abs(cx - (d[1] + d[3] / 2)) > d[3] or abs(cy - (d[2] + d[4] / 2)) > d[4] for d in dice):
+                    xs.append(crop(image, cx, cy, typical * CROP_SCALE * rng.uniform(0.8, 1.3)))
+                    ys.append(0)
+                    break
+    return xs, ys
+
+
+def augment_crop(patch, rng):
+    if rng.random() < 0.5:
+        patch = patch[:, ::-1]  # a mirrored die is still a die; 2, 3 and 6 mirror to themselves
+    if rng.random() < 0.3:
+        patch = cv2.GaussianBlur(np.ascontiguousarray(patch), (0, 0), rng.uniform(0.3, 1.0))
+    patch = jitter_colour(patch, rng)
+    patch = patch + rng.normal(0, rng.uniform(0, 5), patch.shape)
+    return np.clip(patch, 0, 255)
+
+
+def to_tensor(patches):
+    return torch.from_numpy(np.stack([np.ascontiguousarray(p).transpose(2, 0, 1) for p in patches]).astype(np.float32) / 255.0)
+
+
+def train_reader(train, val, epochs, rng):
+    net = Reader()
+    opt = torch.optim.Adam(net.parameters(), 2e-3, weight_decay=1e-4)
+    sched = None
+    vx, vy = reader_samples(val, np.random.default_rng(7), False)
+    vx = to_tensor(vx)
+    vy = torch.tensor(vy)
+    for epoch in range(epochs):
+        xs, ys = reader_samples(train, rng, True)
+        if sched is None:
+            steps_per_epoch = (len(xs) + 31) // 32
+            # a little slack: the number of lawn negatives varies from epoch to epoch
+            sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=int(epochs * steps_per_epoch * 1.1) + 10)
+        net.train()
+        order = rng.permutation(len(xs))
+        total = 0.0
+        for start in range(0, len(order), 32):
+            idx = order[start:start + 32]
+            x = to_tensor([augment_crop(xs[i], rng) for i in idx])
+            y = torch.tensor([ys[i] for i in idx])
+            loss = F.cross_entropy(net(x), y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item() * len(idx)
+        net.eval()
+        with torch.no_grad():
+            p = torch.softmax(net(vx), 1)
+        acc = (p.argmax(1) == vy).float().mean().item()
+        print(f"reader epoch {epoch}: loss {total / len(xs):.3f}  val acc {acc:.3f} ({len(vy)} crops)",
+              flush=True)
+    return net
+
+
+def export(net, shape, path):
+    net.eval()
+    torch.onnx.export(net, torch.zeros(shape), str(path), opset_version=11,
+                      input_names=["image"], output_names=["out"], do_constant_folding=True)
+    check = cv2.dnn.readNetFromONNX(str(path))
+    check.setInput(np.zeros(shape, np.float32))
+    net.eval()
+    ref = net(torch.zeros(shape)).detach().numpy()
+    got = check.forward()
+    print(f"{path}: {path.stat().st_size // 1024} KB, OpenCV matches torch to {np.abs(ref - got).max():.2e}")
+
+
+SAME_DIE = 0.35  # must match vision/pipeline.c
+EXPLAINED = 0.5  # ditto
+
+
+def read_photo(det, reader, image, doubt):
+    """What vision/pipeline.c does, up to the verdict: [(score, probabilities, cx, cy)]."""
+    found = sorted(detect(det, image, doubt), key=lambda f: -f[0])
+    kept = []
+    for f in found:
+        if all(np.hypot(f[1] - k[1], f[2] - k[2]) >= SAME_DIE * min(max(k[3], k[4]), max(f[3], f[4]))
+               for k in kept):
+            kept.append(f)
+    kept = [f + (False,) for f in kept]
+    x, _, _, _ = detector_sample(image, [], None, False)
+    with torch.no_grad():
+        out = det(x[None].float())[0].numpy()
+    scale = max(image.shape[:2]) / DET_SIDE
+    h, w = image.shape[:2]
+    for iy in range(-(-round(h / scale) // STRIDE)):
+        for ix in range(-(-round(w / scale) // STRIDE)):
+            if out[0, iy, ix] < doubt:
+                continue
+            cx, cy = (ix + 0.5) * STRIDE * scale, (iy + 0.5) * STRIDE * scale
+            if all(np.hypot(cx - k[1], cy - k[2]) > EXPLAINED * max(k[3], k[4]) for k in kept):
+                kept.append((float(out[0, iy, ix]), cx, cy, out[1, iy, ix] * 32 * scale,
+                             out[2, iy, ix] * 32 * scale, True))
+    crops = [crop(image, k[1], k[2], max(k[3], k[4]) * CROP_SCALE) for k in kept]
+    with torch.no_grad():  # the mean over the crop and its mirror image, as the C side does
+        p = (torch.softmax(reader(to_tensor(crops)), 1).numpy() +
+             torch.softmax(reader(to_tensor([c[:, ::-1] for c in crops])), 1).numpy()) / 2 if crops else np.zeros((0, 7))
+    return [(f[0], q, f[1], f[2], f[5]) for f, q in zip(kept, p)]
+
+
+def report_val(det, reader, val):
+    """Validation photo by photo as the C side reads them, for a grid of thresholds."""
+    for doubt in (0.2, 0.25, 0.3):
+        photos = [(name, dice, read_photo(det, reader, image, doubt)) for name, image, dice in val]
+        for die_score in (0.4, 0.5, 0.6):
+            for conf in (0.8, 0.9, 0.95, 0.98):
+                five = five_right = wrong_ok = other = other_refused = 0
+                for name, dice, reads in photos:
+                    dice_found = [r for r in reads if r[4] or r[0] >= die_score or r[1].argmax() > 0]
+                    certain = [r[0] >= die_score and r[1].argmax() > 0 and r[1].max() >= conf and not r[4]
+                               for r in dice_found]
+                    ok = len(dice_found) == 5 and all(certain)
+                    right = len(dice) == 5 and all(d[5] for d in dice)
+                    if ok and right:  # each die read matches the labelled die it lies on
+                        matched = set()
+                        for r in dice_found:
+                            on = [i for i, d in enumerate(dice) if d[1] <= r[2] <= d[1] + d[3] and
+                                  d[2] <= r[3] <= d[2] + d[4] and i not in matched]
+                            on.sort(key=lambda i: np.hypot(r[2] - dice[i][1] - dice[i][3] / 2,
+                                                           r[3] - dice[i][2] - dice[i][4] / 2))
+                            right = right and bool(on) and dice[on[0]][0] == int(r[1].argmax())
+                            matched.update(on[:1])
+                    five += len(dice) == 5
+                    five_right += ok and right
+                    wrong_ok += ok and not right
+                    other += len(dice) != 5
+                    other_refused += len(dice) != 5 and not ok
+                print(f"die {die_score} doubt {doubt} conf {conf}: five-dice right {five_right}/{five}, "
+                      f"4/6 refused {other_refused}/{other}, wrong ok {wrong_ok}")
+    for name, dice, reads in photos:
+        got = sorted((round(r[2]), int(r[1].argmax()), round(float(r[1].max()), 2), round(r[0], 2), r[4]) for r in reads)
+        want = sorted((round(d[1] + d[3] / 2), d[0] if d[5] else 0) for d in dice)
+        print(f"  {name}: want {want}\n      got {got}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("train", type=pathlib.Path)
+    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path("models"))
+    parser.add_argument("--det-epochs", type=int, default=40)
+    parser.add_argument("--reader-epochs", type=int, default=40)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--only", choices=["detector", "reader", "report"], default=None,
+                        help="train one net (the other is taken from --cache), or none and report")
+    parser.add_argument("--cache", type=pathlib.Path, default=pathlib.Path("/tmp/yz-train-nets"),
+                        help="where the torch weights are kept between runs")
+    args = parser.parse_args()
+    torch.manual_seed(1)
+    random.seed(1)
+    torch.set_num_threads(args.threads)
+    rng = np.random.default_rng(1)
+    scenes = load_set(args.train)
+    # Every 7th scene by number is held out: stable while the set grows.
+    held_out = [int(name.split("_")[-1].split(".")[0]) % 7 == 6 for name, _, _ in scenes]
+    train = [s for s, h in zip(scenes, held_out) if not h]
+    val = [s for s, h in zip(scenes, held_out) if h]
+    print(f"{len(train)} training scenes, {len(val)} validation scenes", flush=True)
+    args.out.mkdir(exist_ok=True)
+    started = time.time()
+    args.cache.mkdir(exist_ok=True)
+    det, reader = Detector(), Reader()
+    if args.only in (None, "detector"):
+        det = train_detector(train, val, args.det_epochs, rng)
+        export(det, (1, 3, DET_SIDE, DET_SIDE), args.out / "dice_detector.onnx")
+        torch.save(det.state_dict(), args.cache / "detector.pt")
+        print(f"detector trained in {time.time() - started:.0f} s", flush=True)
+    elif (args.cache / "detector.pt").exists():
+        det.load_state_dict(torch.load(args.cache / "detector.pt"))
+    else:
+        det = None
+    if args.only in (None, "reader"):
+        reader = train_reader(train, val, args.reader_epochs, rng)
+        export(ReaderExport(reader), (1, 3, CROP, CROP), args.out / "top_reader.onnx")
+        torch.save(reader.state_dict(), args.cache / "reader.pt")
+        print(f"reader trained in {time.time() - started:.0f} s", flush=True)
+    elif (args.cache / "reader.pt").exists():
+        reader.load_state_dict(torch.load(args.cache / "reader.pt"))
+    else:
+        reader = None
+    if det is None or reader is None:
+        print("no validation report: the other net has not been trained yet")
+        return
+    det.eval()
+    reader.eval()
+    report_val(det, reader, val)
+
+
+if __name__ == "__main__":
+    main()
