@@ -23,7 +23,7 @@ for target in "${targets[@]}"; do
     fuzz_json_files) cp -n samples/cards/*.json "$work"/ ;;
     esac
     echo "fuzz: $target for $seconds s"
-    build-fuzz/tests/fuzz/"$target" "$work" -max_total_time="$seconds" -max_len=262144 \
+    build-fuzz/tests/fuzz/"$target" "$work" -max_total_time="$seconds" -max_len=262144 -close_fd_mask=2 \
         -artifact_prefix="build-fuzz/crashes/$target/" -print_final_stats=1 2>"build-fuzz/$target.log" || true
     grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "build-fuzz/$target.log" | sed "s/^/  /" || true
     for crash in build-fuzz/crashes/"$target"/*; do

@@ -1,6 +1,6 @@
 /* fuzz_json_files.c - libFuzzer target: any bytes as a scorecard file and as a game file.
- * The readers take a path, so the input goes through a temporary file; their one-line errors
- * go to a closed stderr. */
+ * The readers take a path, so the input goes through a temporary file. Their one-line errors
+ * would slow the fuzzer: tools/fuzz.sh runs it with -close_fd_mask=2. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,10 +11,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static char path[64];
-    if (!path[0]) {
-        snprintf(path, sizeof path, "/tmp/yz-fuzz-%ld.json", (long)getpid());
-        if (!freopen("/dev/null", "w", stderr)) return 0;
-    }
+    if (!path[0]) snprintf(path, sizeof path, "/tmp/yz-fuzz-%ld.json", (long)getpid());
     FILE *file = fopen(path, "wb");
     if (!file) return 0;
     fwrite(data, 1, size, file);
