@@ -28,7 +28,7 @@ static int read_small_file(const char *path, char **text, size_t *len)
         return yz_cli_fail(YZ_EXIT_DATA, "%s: %lld bytes, more than the %d a card may have", path,
                            (long long)st.st_size, YZ_CARD_MAX_BYTES);
     }
-    *text = malloc((size_t)st.st_size + 1);
+    *text = yz_cli_alloc((size_t)st.st_size + 1);
     if (!*text) {
         fclose(file);
         return yz_cli_fail(YZ_EXIT_INTERNAL, "%s: out of memory", path);
@@ -111,13 +111,25 @@ static int read_card_json(const char *path, json_t *root, const yz_profile **pro
 
 int yz_cli_read_card(const char *path, const yz_profile **profile, yz_card *card)
 {
+    yz_cli_install_json_allocator();
     char *text = NULL;
     size_t len = 0;
     int code = read_small_file(path, &text, &len);
     if (code != YZ_EXIT_OK) return code;
+    /* jansson's own message for a BOM quotes the invisible bytes. */
+    int has_bom = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0;
     json_error_t json_err;
-    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &json_err);
-    free(text);
+    long failures_before = yz_cli_allocation_failures();
+    yz_cli_json_parsing(1);
+    json_t *root = has_bom ? NULL : json_loadb(text, len, JSON_REJECT_DUPLICATES, &json_err);
+    yz_cli_json_parsing(0);
+    yz_cli_free(text);
+    if (has_bom)
+        return yz_cli_fail(
+            YZ_EXIT_DATA, "%s: starts with a byte order mark (save it as UTF-8 without BOM)", path);
+    /* jansson reports some of its failed allocations as syntax errors, or not at all. */
+    if (!root && yz_cli_allocation_failures() != failures_before)
+        return yz_cli_fail(YZ_EXIT_INTERNAL, "%s: out of memory", path);
     if (!root)
         return yz_cli_fail(YZ_EXIT_DATA, "%s: line %d: %s", path, json_err.line, json_err.text);
     yz_rules_card_init(card);

@@ -23,6 +23,21 @@ int yz_cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2,
 /* Maps a librules status to an exit code after printing its message. */
 int yz_cli_fail_rules(const yz_rules_error *err);
 
+/* The one allocator of the card and game file code (src/alloc.c): malloc underneath, so a
+ * pointer from it may go to free() and the other way round. */
+void *yz_cli_alloc(size_t size);
+void yz_cli_free(void *ptr);
+/* How many allocations yz_cli_alloc has refused so far: a parse that fails while this grows
+ * ran out of memory, whatever jansson's message says. */
+long yz_cli_allocation_failures(void);
+/* Makes jansson allocate through yz_cli_alloc; the file readers call it, it may be called
+ * any number of times. */
+void yz_cli_install_json_allocator(void);
+/* Brackets json_load*(): no failure is injected while jansson parses (see src/alloc.c). */
+void yz_cli_json_parsing(int parsing);
+/* Tests only: make the nth yz_cli_alloc from now on fail (1 = the next); 0 turns it off. */
+void yz_cli_testing_fail_allocation(long nth);
+
 /* The options score and advise share. */
 typedef struct {
     const char *roll_text;

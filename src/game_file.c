@@ -26,10 +26,16 @@
 #define GAME_MAX_BYTES (1024 * 1024)
 #define GAME_MAX_MOVES 1000 /* 6 players x 15 boxes x 6 moves a turn is 540 */
 
+/* NULL when memory runs out (jansson's allocations go through yz_cli_alloc). */
 static json_t *dice_array(const uint8_t *dice, int n_dice)
 {
     json_t *array = json_array();
-    for (int i = 0; i < n_dice; i++) json_array_append_new(array, json_integer(dice[i]));
+    for (int i = 0; array && i < n_dice; i++) {
+        if (json_array_append_new(array, json_integer(dice[i])) != 0) {
+            json_decref(array);
+            array = NULL;
+        }
+    }
     return array;
 }
 
@@ -50,7 +56,10 @@ json_t *yz_game_move_throw(const yz_game *game, const yz_roll *roll, const char 
 {
     json_t *move = json_pack("{s:s, s:o}", "player", game->names[game->current], "throw",
                              dice_array(roll->dice, YZ_N_DICE));
-    if (photo) json_object_set_new(move, "photo", json_string(photo));
+    if (move && photo && json_object_set_new(move, "photo", json_string(photo)) != 0) {
+        json_decref(move);
+        move = NULL;
+    }
     return move;
 }
 
@@ -115,13 +124,20 @@ static int apply_move(yz_game *game, json_t *move, char *why, size_t size)
         yz_option scored;
         json_t *points = json_object_get(move, "points");
         status = yz_game_score(game, box, &scored, &err);
-        if (status == YZ_OK && points && (!json_is_integer(points) ||
-                                          json_integer_value(points) != scored.points)) {
+        if (status == YZ_OK && points && !json_is_integer(points)) {
+            snprintf(why, size, "\"points\" must be a whole number");
+            return YZ_EXIT_DATA;
+        }
+        if (status == YZ_OK && points && json_integer_value(points) != scored.points) {
             snprintf(why, size, "the roll scores %d in %s, not what the file says", scored.points,
                      json_string_value(box_name));
             return YZ_EXIT_DATA;
         }
-        if (status == YZ_OK) json_object_set_new(move, "points", json_integer(scored.points));
+        if (status == YZ_OK && !points &&
+            json_object_set_new(move, "points", json_integer(scored.points)) != 0) {
+            snprintf(why, size, "out of memory");
+            return YZ_EXIT_INTERNAL;
+        }
     } else {
         snprintf(why, size, "a move has exactly one of \"throw\", \"keep\", \"score\"");
         return YZ_EXIT_DATA;
@@ -141,20 +157,29 @@ int yz_game_file_new(yz_game_file *file, const yz_profile *profile, const char *
     if (yz_game_init(&file->game, profile, names, n_players, &err) != YZ_OK)
         return yz_cli_fail_rules(&err);
     file->moves = json_array();
+    if (!file->moves) return yz_cli_fail(YZ_EXIT_INTERNAL, "out of memory");
     return YZ_EXIT_OK;
 }
 
 int yz_game_file_play(yz_game_file *file, json_t *move, char *why, size_t size)
 {
+    if (!move) {
+        snprintf(why, size, "out of memory");
+        return YZ_EXIT_INTERNAL;
+    }
     yz_game before = file->game;
     int code = apply_move(&file->game, move, why, size);
+    if (code == YZ_EXIT_OK && json_array_append_new(file->moves, move) != 0) {
+        /* append_new let go of the move: the game must not be ahead of its moves. */
+        snprintf(why, size, "out of memory");
+        file->game = before;
+        return YZ_EXIT_INTERNAL;
+    }
     if (code != YZ_EXIT_OK) {
         file->game = before;
         json_decref(move);
-        return code;
     }
-    json_array_append_new(file->moves, move);
-    return YZ_EXIT_OK;
+    return code;
 }
 
 static int read_players(const char *path, json_t *root, const yz_profile **profile,
@@ -194,12 +219,16 @@ static int replay(const char *path, json_t *root, yz_game_file *file)
     if (yz_game_init(&file->game, profile, names, n_players, &err) != YZ_OK)
         return yz_cli_fail(YZ_EXIT_DATA, "%s: %s", path, err.message);
     file->moves = json_array();
+    if (!file->moves) return yz_cli_fail(YZ_EXIT_INTERNAL, "%s: out of memory", path);
     for (size_t i = 0; i < json_array_size(moves); i++) {
         char why[300];
         json_t *move = json_deep_copy(json_array_get(moves, i));
-        if (yz_game_file_play(file, move, why, sizeof why) != YZ_EXIT_OK) {
+        code = yz_game_file_play(file, move, why, sizeof why);
+        if (code != YZ_EXIT_OK) {
             json_decref(file->moves);
             file->moves = NULL;
+            if (code == YZ_EXIT_INTERNAL)
+                return yz_cli_fail(code, "%s: %s", path, why);
             return yz_cli_fail(YZ_EXIT_DATA, "%s: move %zu: %s", path, i + 1, why);
         }
     }
@@ -208,20 +237,40 @@ static int replay(const char *path, json_t *root, yz_game_file *file)
 
 int yz_game_file_load(const char *path, yz_game_file *file)
 {
+    yz_cli_install_json_allocator();
     memset(file, 0, sizeof *file);
     FILE *in = fopen(path, "rb");
     if (!in)
         return yz_cli_fail(YZ_EXIT_DATA, "%s: cannot open: %s%s", path, strerror(errno),
                            errno == ENOENT ? " (start one with: yardzee game new)" : "");
     struct stat st;
-    if (fstat(fileno(in), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > GAME_MAX_BYTES) {
+    if (fstat(fileno(in), &st) != 0 || !S_ISREG(st.st_mode)) {
         fclose(in);
-        return yz_cli_fail(YZ_EXIT_DATA, "%s: not a regular file of at most %d bytes", path,
-                           GAME_MAX_BYTES);
+        return yz_cli_fail(YZ_EXIT_DATA, "%s: not a regular file", path);
     }
+    if (st.st_size > GAME_MAX_BYTES) {
+        fclose(in);
+        return yz_cli_fail(YZ_EXIT_DATA, "%s: %lld bytes, more than the %d a game file may have",
+                           path, (long long)st.st_size, GAME_MAX_BYTES);
+    }
+    /* jansson's own message for a BOM quotes the invisible bytes. */
+    unsigned char head[3] = {0};
+    size_t n_head = fread(head, 1, sizeof head, in);
+    if (n_head == 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF) {
+        fclose(in);
+        return yz_cli_fail(YZ_EXIT_DATA,
+                           "%s: starts with a byte order mark (save it as UTF-8 without BOM)", path);
+    }
+    rewind(in);
     json_error_t json_err;
+    long failures_before = yz_cli_allocation_failures();
+    yz_cli_json_parsing(1);
     json_t *root = json_loadf(in, JSON_REJECT_DUPLICATES, &json_err);
+    yz_cli_json_parsing(0);
     fclose(in);
+    /* jansson reports some of its failed allocations as syntax errors, or not at all. */
+    if (!root && yz_cli_allocation_failures() != failures_before)
+        return yz_cli_fail(YZ_EXIT_INTERNAL, "%s: out of memory", path);
     if (!root)
         return yz_cli_fail(YZ_EXIT_DATA, "%s: line %d: %s", path, json_err.line, json_err.text);
     int code = replay(path, root, file);
@@ -233,12 +282,29 @@ int yz_game_file_undo(yz_game_file *file, const char *path)
 {
     size_t n_moves = json_array_size(file->moves);
     if (n_moves == 0) return yz_cli_fail(YZ_EXIT_DATA, "%s: nothing to undo", path);
-    json_t *root = json_pack("{s:i, s:s, s:o, s:O}", "yardzee_game", 1, "rules",
-                             file->game.profile->name, "players", json_array(), "moves",
-                             file->moves);
-    for (int i = 0; i < file->game.n_players; i++)
-        json_array_append_new(json_object_get(root, "players"), json_string(file->game.names[i]));
-    json_array_remove(json_object_get(root, "moves"), n_moves - 1);
+    json_t *players = json_array();
+    for (int i = 0; players && i < file->game.n_players; i++) {
+        if (json_array_append_new(players, json_string(file->game.names[i])) != 0) {
+            json_decref(players);
+            players = NULL;
+        }
+    }
+    json_t *moves = json_array();
+    if (json_array_extend(moves, file->moves) != 0 || json_array_remove(moves, n_moves - 1) != 0) {
+        json_decref(moves);
+        moves = NULL;
+    }
+    json_t *root = players && moves ? json_pack("{s:i, s:s, s:o, s:o}", "yardzee_game", 1, "rules",
+                                                file->game.profile->name, "players", players,
+                                                "moves", moves)
+                                    : NULL;
+    if (!root) {
+        if (!players || !moves) {
+            json_decref(players);
+            json_decref(moves);
+        }
+        return yz_cli_fail(YZ_EXIT_INTERNAL, "%s: out of memory", path);
+    }
     yz_game_file_free(file);
     int code = replay(path, root, file);
     json_decref(root);
@@ -251,22 +317,31 @@ void yz_game_file_free(yz_game_file *file)
     file->moves = NULL;
 }
 
+/* NULL when memory runs out: a state with a hole in it is never written. */
 static json_t *state_json(const yz_game *game)
 {
     json_t *cards = json_object();
-    for (int p = 0; p < game->n_players; p++) {
+    int ok = cards != NULL;
+    for (int p = 0; ok && p < game->n_players; p++) {
         json_t *card = json_object();
-        for (int i = 0; i < game->profile->n_boxes; i++) {
+        ok = card != NULL;
+        for (int i = 0; ok && i < game->profile->n_boxes; i++) {
             yz_box box = game->profile->boxes[i];
             if (!yz_rules_card_is_open(&game->cards[p], box))
-                json_object_set_new(card, yz_rules_box_name(box),
-                                    json_integer(game->cards[p].points[box]));
+                ok = json_object_set_new(card, yz_rules_box_name(box),
+                                         json_integer(game->cards[p].points[box])) == 0;
         }
         yz_totals totals;
         yz_rules_totals(game->profile, &game->cards[p], &totals);
-        json_object_set_new(card, "yahtzee_bonus", json_integer(game->cards[p].extra_yahtzees));
-        json_object_set_new(card, "total", json_integer(totals.total));
-        json_object_set_new(cards, game->names[p], card);
+        ok = ok && json_object_set_new(card, "yahtzee_bonus",
+                                       json_integer(game->cards[p].extra_yahtzees)) == 0;
+        ok = ok && json_object_set_new(card, "total", json_integer(totals.total)) == 0;
+        if (!ok) json_decref(card);
+        ok = ok && json_object_set_new(cards, game->names[p], card) == 0;
+    }
+    if (!ok) {
+        json_decref(cards);
+        return NULL;
     }
     int over = yz_game_is_over(game);
     return json_pack("{s:b, s:o, s:i, s:o, s:o, s:o}", "over", over, "turn",
@@ -280,16 +355,18 @@ static json_t *state_json(const yz_game *game)
 static char *game_text(const yz_game_file *file)
 {
     json_t *players = json_array();
-    for (int i = 0; i < file->game.n_players; i++)
-        json_array_append_new(players, json_string(file->game.names[i]));
+    int players_ok = players != NULL;
+    for (int i = 0; players_ok && i < file->game.n_players; i++)
+        players_ok = json_array_append_new(players, json_string(file->game.names[i])) == 0;
     json_t *rules = json_string(file->game.profile->name), *state = state_json(&file->game);
-    char *players_text = json_dumps(players, JSON_COMPACT), *rules_text = json_dumps(rules, JSON_ENCODE_ANY);
+    char *players_text = players_ok ? json_dumps(players, JSON_COMPACT) : NULL, *rules_text = json_dumps(rules, JSON_ENCODE_ANY);
     char *state_text = json_dumps(state, JSON_INDENT(2));
     json_decref(players);
     json_decref(rules);
     json_decref(state);
     size_t n_moves = json_array_size(file->moves), size = 256;
-    char **move_texts = calloc(n_moves + 1, sizeof *move_texts);
+    char **move_texts = yz_cli_alloc((n_moves + 1) * sizeof *move_texts);
+    if (move_texts) memset(move_texts, 0, (n_moves + 1) * sizeof *move_texts);
     int ok = players_text && rules_text && state_text && move_texts;
     for (size_t i = 0; ok && i < n_moves; i++) {
         move_texts[i] = json_dumps(json_array_get(file->moves, i), JSON_COMPACT | JSON_PRESERVE_ORDER);
@@ -298,7 +375,7 @@ static char *game_text(const yz_game_file *file)
     }
     char *text = NULL;
     if (ok) size += strlen(players_text) + strlen(rules_text) + strlen(state_text) * 2;
-    if (ok && (text = malloc(size))) {
+    if (ok && (text = yz_cli_alloc(size))) {
         size_t at = (size_t)snprintf(text, size,
                                      "{\n  \"yardzee_game\": 1,\n  \"rules\": %s,\n  \"players\": "
                                      "%s,\n  \"moves\": [",
@@ -313,11 +390,11 @@ static char *game_text(const yz_game_file *file)
         }
         snprintf(text + at, size - at, "\n}\n");
     }
-    for (size_t i = 0; move_texts && i < n_moves; i++) free(move_texts[i]);
-    free(move_texts);
-    free(players_text);
-    free(rules_text);
-    free(state_text);
+    for (size_t i = 0; move_texts && i < n_moves; i++) yz_cli_free(move_texts[i]);
+    yz_cli_free(move_texts);
+    yz_cli_free(players_text);
+    yz_cli_free(rules_text);
+    yz_cli_free(state_text);
     return text;
 }
 
@@ -327,7 +404,7 @@ int yz_game_file_save(const yz_game_file *file, const char *path)
     if (!text) return yz_cli_fail(YZ_EXIT_INTERNAL, "%s: out of memory", path);
     int error_number = 0;
     int failed = yz_cli_write_atomically(path, text, strlen(text), &error_number);
-    free(text);
+    yz_cli_free(text);
     if (failed)
         return yz_cli_fail(YZ_EXIT_DATA, "%s: cannot save the game: %s (the file is as it was)",
                            path, strerror(error_number));
