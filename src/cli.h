@@ -86,5 +86,6 @@ int yz_cmd_snap(int argc, char **argv);
 int yz_cmd_verify(int argc, char **argv);
 int yz_cmd_batch(int argc, char **argv);
 int yz_cmd_read(int argc, char **argv);
+int yz_cmd_serve(int argc, char **argv);
 
 #endif

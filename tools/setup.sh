@@ -2,7 +2,8 @@
 # Install the Debian 12 packages yardzee needs, only those missing (a second run is fast).
 set -euo pipefail
 PACKAGES=(cmake make gcc g++ pkg-config libopencv-dev libpng-dev libjpeg62-turbo-dev
-          libcmocka-dev libjansson-dev zlib1g-dev python3-opencv python3-numpy valgrind)
+          libcmocka-dev libjansson-dev zlib1g-dev python3-opencv python3-numpy valgrind
+          libmicrohttpd-dev libqrencode-dev curl chromium)
 missing=()
 for pkg in "${PACKAGES[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
