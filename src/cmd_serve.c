@@ -18,13 +18,13 @@
 #include "game_file.h"
 #include "serve.h"
 
-#define CONNECTION_LIMIT 32       /* phones at one lawn, with room for slow uploads */
+#define CONNECTION_LIMIT 32           /* phones at one lawn, with room for slow uploads */
 #define CONNECTION_TIMEOUT_SECONDS 30 /* a connection idle this long is closed */
 
 static const char serve_help[] =
     "usage: yardzee serve [--port 8080] [--bind ADDR] [--rules P] [--game GAME.json]\n"
-    "Serves a page for phones on the local network: take a photo of the dice, see the roll and the\n"
-    "advice, record throws and scores in the game file (start one with `yardzee game new`).\n"
+    "Serves a page for phones on the local network: take a photo of the dice, see the roll\n"
+    "and the advice, record throws and scores in the game file (`yardzee game new` starts one).\n"
     "Prints the address, a QR code of it and a join code: changing the game needs the code.\n"
     "--port 0 picks a free port. Default bind 0.0.0.0 (every interface). Ctrl-C stops it.\n";
 
@@ -36,7 +36,7 @@ typedef struct {
 static int parse_serve_args(int argc, char **argv, serve_args *args)
 {
     static const struct option long_options[] = {
-        {"port", required_argument, NULL, 'p'}, {"bind", required_argument, NULL, 'b'},
+        {"port", required_argument, NULL, 'p'},  {"bind", required_argument, NULL, 'b'},
         {"rules", required_argument, NULL, 'R'}, {"game", required_argument, NULL, 'g'},
         {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
     args->port = 8080;
@@ -53,12 +53,22 @@ static int parse_serve_args(int argc, char **argv, serve_args *args)
             if (*optarg == '\0' || *end != '\0' || args->port < 0 || args->port > 65535)
                 return yz_cli_fail(YZ_EXIT_USAGE, "--port: '%s' is not a port 0-65535", optarg);
             break;
-        case 'b': args->bind = optarg; break;
-        case 'R': args->rules = optarg; break;
-        case 'g': args->game = optarg; break;
-        case 'h': fputs(serve_help, stdout); return -1;
-        case ':': return yz_cli_fail(YZ_EXIT_USAGE, "serve: %s needs a value", argv[optind - 1]);
-        default: return yz_cli_fail(YZ_EXIT_USAGE, "serve: unknown option %s", argv[optind - 1]);
+        case 'b':
+            args->bind = optarg;
+            break;
+        case 'R':
+            args->rules = optarg;
+            break;
+        case 'g':
+            args->game = optarg;
+            break;
+        case 'h':
+            fputs(serve_help, stdout);
+            return -1;
+        case ':':
+            return yz_cli_fail(YZ_EXIT_USAGE, "serve: %s needs a value", argv[optind - 1]);
+        default:
+            return yz_cli_fail(YZ_EXIT_USAGE, "serve: unknown option %s", argv[optind - 1]);
         }
     }
     if (optind < argc)
@@ -75,7 +85,8 @@ static int make_join_code(char code[YZ_SERVE_CODE_LEN + 1])
     int ok = fd >= 0 && read(fd, bytes, sizeof bytes) == (ssize_t)sizeof bytes;
     if (fd >= 0) close(fd);
     if (!ok) return yz_cli_fail(YZ_EXIT_INTERNAL, "/dev/urandom: cannot read a join code");
-    for (int i = 0; i < YZ_SERVE_CODE_LEN; i++) code[i] = alphabet[bytes[i] & 31];
+    for (int i = 0; i < YZ_SERVE_CODE_LEN; i++)
+        code[i] = alphabet[bytes[i] & 31];
     code[YZ_SERVE_CODE_LEN] = '\0';
     return YZ_EXIT_OK;
 }
@@ -103,7 +114,8 @@ static void print_qr(const char *text)
     QRcode *qr = QRcode_encodeString(text, 0, QR_ECLEVEL_L, QR_MODE_8, 1);
     if (!qr) return;
     const int width = qr->width, quiet = 2;
-#define DARK(x, y) ((x) >= 0 && (y) >= 0 && (x) < width && (y) < width && (qr->data[(y) * width + (x)] & 1))
+#define DARK(x, y)                                                                                 \
+    ((x) >= 0 && (y) >= 0 && (x) < width && (y) < width && (qr->data[(y)*width + (x)] & 1))
     for (int y = -quiet; y < width + quiet; y += 2) {
         fputs("  ", stdout);
         for (int x = -quiet; x < width + quiet; x++) {
@@ -135,7 +147,8 @@ static int choose_profile(const serve_args *args, yz_serve *server)
 {
     server->profile = args->rules ? yz_rules_profile_find(args->rules) : yz_rules_profile_default();
     if (!server->profile)
-        return yz_cli_fail(YZ_EXIT_USAGE, "--rules: unknown rules '%s' (see: yardzee rules)", args->rules);
+        return yz_cli_fail(YZ_EXIT_USAGE, "--rules: unknown rules '%s' (see: yardzee rules)",
+                           args->rules);
     if (!args->game) return YZ_EXIT_OK;
     yz_game_file file;
     int code = yz_game_file_load(args->game, &file);
@@ -171,7 +184,8 @@ static int run(const serve_args *args, yz_serve *server)
         (unsigned)CONNECTION_TIMEOUT_SECONDS, MHD_OPTION_NOTIFY_COMPLETED, yz_serve_request_done,
         server, MHD_OPTION_END);
     if (!daemon)
-        return yz_cli_fail(YZ_EXIT_DATA, "%s:%d: cannot listen there (in use, or not this machine's address)",
+        return yz_cli_fail(YZ_EXIT_DATA,
+                           "%s:%d: cannot listen there (in use, or not this machine's address)",
                            args->bind, args->port);
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     char host[INET_ADDRSTRLEN], url[100];
@@ -208,7 +222,8 @@ int yz_cmd_serve(int argc, char **argv)
     snprintf(server->photo_dir, sizeof server->photo_dir, "%.40s/yardzee-serve-XXXXXX",
              tmpdir && *tmpdir ? tmpdir : "/tmp");
     if (code == YZ_EXIT_OK && !mkdtemp(server->photo_dir))
-        code = yz_cli_fail(YZ_EXIT_DATA, "%s: cannot make a folder for the photos", server->photo_dir);
+        code =
+            yz_cli_fail(YZ_EXIT_DATA, "%s: cannot make a folder for the photos", server->photo_dir);
     if (code == YZ_EXIT_OK) {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         pthread_mutex_init(&server->game_lock, NULL);

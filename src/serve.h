@@ -21,16 +21,16 @@ typedef struct {
 } yz_serve_read;
 
 typedef struct {
-    const char *game_path;       /* NULL: no game, only reading and verifying */
-    const yz_profile *profile;   /* the game's rules, or --rules */
-    yz_strategy *strategy;       /* read-only once built, shared by every request */
+    const char *game_path;     /* NULL: no game, only reading and verifying */
+    const yz_profile *profile; /* the game's rules, or --rules */
+    yz_strategy *strategy;     /* read-only once built, shared by every request */
     char join_code[YZ_SERVE_CODE_LEN + 1];
-    char photo_dir[64];          /* private mkdtemp folder for the annotated PNGs */
-    pthread_mutex_t game_lock;   /* one game change (load, play, save) at a time */
-    pthread_mutex_t reads_lock;  /* next_id and reads[] */
+    char photo_dir[64];         /* private mkdtemp folder for the annotated PNGs */
+    pthread_mutex_t game_lock;  /* one game change (load, play, save) at a time */
+    pthread_mutex_t reads_lock; /* next_id and reads[] */
     unsigned next_id;
     yz_serve_read reads[YZ_SERVE_N_KEPT_READS];
-    sem_t readers;               /* photo readings at once: one per core */
+    sem_t readers; /* photo readings at once: one per core */
 } yz_serve;
 
 /* The libmicrohttpd access handler (cls is the yz_serve) and its completion callback. */

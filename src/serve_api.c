@@ -2,11 +2,12 @@
  * and the game moved one step at a time through game_file.c.
  *
  *   GET  /                         the page (serve_page.c)
- *   POST /api/read[?throws_left=N] body: a JPEG or PNG; `read --json` plus "id" and "advice"
+ *   POST /api/read[?throws_left=N] body: a JPEG or PNG (raw, or the "photo" field of a form);
+ *                                  `read --json` plus "id" and "advice"
  *   POST /api/verify?claim=R       body: a JPEG or PNG; `verify --json` plus "id"
  *   GET  /api/annotated/ID.png     the photo of a recent read with the dice drawn on it
  *   GET  /api/game                 the scoreboard (`game show --json`) plus "boxes", "advice"
- *   POST /api/game/throw           {"roll": [..]} or {"photo": ID}, "corrected": true if fixed by hand
+ *   POST /api/game/throw           {"roll": [..]} or {"photo": ID}; "corrected": true if fixed
  *   POST /api/game/keep            {"keep": [..]}
  *   POST /api/game/score           {"box": "threes"}
  *   POST /api/game/undo
@@ -18,14 +19,24 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "game_file.h"
 #include "serve.h"
 
-typedef enum { ROUTE_PAGE, ROUTE_READ, ROUTE_VERIFY, ROUTE_ANNOTATED, ROUTE_GAME,
-               ROUTE_THROW, ROUTE_KEEP, ROUTE_SCORE, ROUTE_UNDO } route;
+typedef enum {
+    ROUTE_PAGE,
+    ROUTE_READ,
+    ROUTE_VERIFY,
+    ROUTE_ANNOTATED,
+    ROUTE_GAME,
+    ROUTE_THROW,
+    ROUTE_KEEP,
+    ROUTE_SCORE,
+    ROUTE_UNDO
+} route;
 
 static const struct {
     const char *method, *url;
@@ -47,13 +58,15 @@ static const struct {
 /* One request: its route and its body as it arrives. */
 typedef struct {
     size_t route_index;
+    struct MHD_PostProcessor *form; /* multipart/form-data: the body is its "photo" field */
     char *body;
     size_t len, cap;
-    int too_big; /* more than the route's max_body arrived: the rest is dropped, the answer is 413 */
+    int too_big; /* more than max_body arrived: the rest is dropped, the answer is 413 */
+    int broken_form;
 } request;
 
-static enum MHD_Result respond(struct MHD_Connection *connection, unsigned status,
-                               const char *type, char *text, size_t len)
+static enum MHD_Result respond(struct MHD_Connection *connection, unsigned status, const char *type,
+                               char *text, size_t len)
 {
     struct MHD_Response *response =
         MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
@@ -70,7 +83,8 @@ static enum MHD_Result respond(struct MHD_Connection *connection, unsigned statu
 }
 
 /* Sends root (stealing the reference). */
-static enum MHD_Result respond_json(struct MHD_Connection *connection, unsigned status, json_t *root)
+static enum MHD_Result respond_json(struct MHD_Connection *connection, unsigned status,
+                                    json_t *root)
 {
     char *text = root ? json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(4)) : NULL;
     json_decref(root);
@@ -155,7 +169,8 @@ static unsigned read_upload(yz_serve *server, const request *req, yz_vision_resu
     }
 
     yz_serve_read read = {*id, result->status == YZ_VISION_READ_OK, {{0}}};
-    for (int i = 0; read.ok && i < YZ_N_DICE; i++) read.roll.dice[i] = (uint8_t)result->roll[i];
+    for (int i = 0; read.ok && i < YZ_N_DICE; i++)
+        read.roll.dice[i] = (uint8_t)result->roll[i];
     pthread_mutex_lock(&server->reads_lock);
     yz_serve_read *slot = &server->reads[*id % YZ_SERVE_N_KEPT_READS];
     unsigned evicted = slot->id;
@@ -185,8 +200,8 @@ static enum MHD_Result get_annotated(yz_serve *server, struct MHD_Connection *co
     yz_serve_read read;
     if (name[0] < '1' || name[0] > '9' || strcmp(end, ".png") != 0 || id > 0xFFFFFFFFul ||
         !find_read(server, (unsigned)id, &read))
-        return respond_error(connection, MHD_HTTP_NOT_FOUND, "no such photo (only the last %d are kept)",
-                             YZ_SERVE_N_KEPT_READS);
+        return respond_error(connection, MHD_HTTP_NOT_FOUND,
+                             "no such photo (only the last %d are kept)", YZ_SERVE_N_KEPT_READS);
     char path[128];
     annotated_path(server, (unsigned)id, path, sizeof path);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -215,7 +230,8 @@ static json_t *advice_json(const yz_serve *server, const yz_card *card, const yz
     if (throws_left > 0 && yz_advise_keeps(server->strategy, card, roll, throws_left, &keep, 1) &&
         keep.n_keep < YZ_N_DICE) {
         json_t *kept = json_array();
-        for (int i = 0; i < keep.n_keep; i++) json_array_append_new(kept, json_integer(keep.keep[i]));
+        for (int i = 0; i < keep.n_keep; i++)
+            json_array_append_new(kept, json_integer(keep.keep[i]));
         return json_pack("{s:i, s:o, s:f}", "throws_left", throws_left, "keep", kept, "expected",
                          keep.expected);
     }
@@ -281,8 +297,10 @@ static enum MHD_Result post_read(yz_serve *server, struct MHD_Connection *connec
     /* Advice for the current player's card, with the throws left after this one. */
     yz_card card;
     yz_rules_card_init(&card);
-    const char *asked = MHD_lookup_connection_value(connection, MHD_GET_ARGUMENT_KIND, "throws_left");
-    int throws_left = asked && strlen(asked) == 1 && asked[0] >= '0' && asked[0] <= '2' ? asked[0] - '0' : 0;
+    const char *asked =
+        MHD_lookup_connection_value(connection, MHD_GET_ARGUMENT_KIND, "throws_left");
+    int throws_left =
+        asked && strlen(asked) == 1 && asked[0] >= '0' && asked[0] <= '2' ? asked[0] - '0' : 0;
     json_t *player = json_null();
     if (server->game_path) {
         pthread_mutex_lock(&server->game_lock);
@@ -299,7 +317,8 @@ static enum MHD_Result post_read(yz_serve *server, struct MHD_Connection *connec
     json_object_set_new(root, "player", player);
     if (result->status == YZ_VISION_READ_OK) {
         yz_roll roll;
-        for (int i = 0; i < YZ_N_DICE; i++) roll.dice[i] = (uint8_t)result->roll[i];
+        for (int i = 0; i < YZ_N_DICE; i++)
+            roll.dice[i] = (uint8_t)result->roll[i];
         json_object_set_new(root, "advice", advice_json(server, &card, &roll, throws_left));
     } else {
         json_object_set_new(root, "advice", json_null());
@@ -311,10 +330,12 @@ static enum MHD_Result post_read(yz_serve *server, struct MHD_Connection *connec
 static enum MHD_Result post_verify(yz_serve *server, struct MHD_Connection *connection,
                                    const request *req)
 {
-    const char *claim_text = MHD_lookup_connection_value(connection, MHD_GET_ARGUMENT_KIND, "claim");
+    const char *claim_text =
+        MHD_lookup_connection_value(connection, MHD_GET_ARGUMENT_KIND, "claim");
     yz_roll claim;
     yz_rules_error rules_err;
-    if (!claim_text) return respond_error(connection, MHD_HTTP_BAD_REQUEST, "?claim=5,5,5,2,4 is required");
+    if (!claim_text)
+        return respond_error(connection, MHD_HTTP_BAD_REQUEST, "?claim=5,5,5,2,4 is required");
     if (yz_rules_roll_parse(claim_text, "claim", &claim, &rules_err) != YZ_OK)
         return respond_error(connection, MHD_HTTP_BAD_REQUEST, "%s", rules_err.message);
     yz_vision_result *result = malloc(sizeof *result);
@@ -338,7 +359,8 @@ static int json_dice(const json_t *array, uint8_t *dice)
     if (!json_is_array(array) || json_array_size(array) > YZ_N_DICE) return -1;
     for (size_t i = 0; i < json_array_size(array); i++) {
         json_int_t value = json_integer_value(json_array_get(array, i));
-        if (!json_is_integer(json_array_get(array, i)) || value < 1 || value > YZ_N_FACES) return -1;
+        if (!json_is_integer(json_array_get(array, i)) || value < 1 || value > YZ_N_FACES)
+            return -1;
         dice[i] = (uint8_t)value;
     }
     return (int)json_array_size(array);
@@ -356,7 +378,8 @@ static json_t *requested_move(yz_serve *server, route route, const yz_game *game
         if (photo && (!json_is_integer(photo) || json_integer_value(photo) <= 0 ||
                       json_integer_value(photo) > 0xFFFFFFFF ||
                       !find_read(server, (unsigned)json_integer_value(photo), &read))) {
-            snprintf(why, size, "\"photo\" is not one of the last %d photos read", YZ_SERVE_N_KEPT_READS);
+            snprintf(why, size, "\"photo\" is not one of the last %d photos read",
+                     YZ_SERVE_N_KEPT_READS);
             return NULL;
         }
         if (dice) {
@@ -367,8 +390,9 @@ static json_t *requested_move(yz_serve *server, route route, const yz_game *game
         } else if (photo && read.ok) {
             roll = read.roll;
         } else {
-            snprintf(why, size, photo ? "that photo was refused: send the \"roll\" by hand"
-                                      : "send {\"roll\": [5 dice]} or {\"photo\": id}");
+            snprintf(why, size,
+                     photo ? "that photo was refused: send the \"roll\" by hand"
+                           : "send {\"roll\": [5 dice]} or {\"photo\": id}");
             return NULL;
         }
         char name[32];
@@ -407,7 +431,8 @@ static enum MHD_Result game_request(yz_serve *server, struct MHD_Connection *con
         body = json_loadb(req->body ? req->body : "", req->len, JSON_REJECT_DUPLICATES, &json_err);
         if (!json_is_object(body)) {
             json_decref(body);
-            return respond_error(connection, MHD_HTTP_BAD_REQUEST, "the body must be a JSON object");
+            return respond_error(connection, MHD_HTTP_BAD_REQUEST,
+                                 "the body must be a JSON object");
         }
     }
     char why[300] = "";
@@ -433,7 +458,8 @@ static enum MHD_Result game_request(yz_serve *server, struct MHD_Connection *con
     if (status == 0 && route != ROUTE_GAME &&
         yz_game_file_save(&file, server->game_path) != YZ_EXIT_OK) {
         status = MHD_HTTP_INTERNAL_SERVER_ERROR;
-        snprintf(why, sizeof why, "the game cannot be saved (see the server's log); nothing changed");
+        snprintf(why, sizeof why,
+                 "the game cannot be saved (see the server's log); nothing changed");
     }
     json_t *root = status == 0 ? game_json(server, &file.game) : NULL;
     if (file.moves) yz_game_file_free(&file);
@@ -447,8 +473,43 @@ static enum MHD_Result game_request(yz_serve *server, struct MHD_Connection *con
 
 static int route_matches(size_t i, const char *url)
 {
-    if (routes[i].route == ROUTE_ANNOTATED) return strncmp(url, routes[i].url, strlen(routes[i].url)) == 0;
+    if (routes[i].route == ROUTE_ANNOTATED)
+        return strncmp(url, routes[i].url, strlen(routes[i].url)) == 0;
     return strcmp(url, routes[i].url) == 0;
+}
+
+static void append_body(request *req, const char *data, size_t size)
+{
+    size_t max_body = routes[req->route_index].max_body;
+    if (req->too_big || size > max_body - req->len) {
+        req->too_big = 1;
+        return;
+    }
+    if (req->len + size > req->cap) {
+        size_t cap = req->cap ? req->cap : 64 * 1024;
+        while (cap < req->len + size)
+            cap *= 2;
+        if (cap > max_body) cap = max_body;
+        char *grown = realloc(req->body, cap);
+        if (!grown) {
+            req->too_big = 1; /* answered as too large: memory is the limit that was hit */
+            return;
+        }
+        req->body = grown, req->cap = cap;
+    }
+    memcpy(req->body + req->len, data, size);
+    req->len += size;
+}
+
+/* The form's "photo" field is the photo; other fields are ignored. */
+static enum MHD_Result form_field(void *cls, enum MHD_ValueKind kind, const char *key,
+                                  const char *filename, const char *content_type,
+                                  const char *transfer_encoding, const char *data, uint64_t offset,
+                                  size_t size)
+{
+    (void)kind, (void)filename, (void)content_type, (void)transfer_encoding, (void)offset;
+    if (strcmp(key, "photo") == 0) append_body(cls, data, size);
+    return MHD_YES;
 }
 
 /* First call for a request: find its route, refuse what can be refused before the body. */
@@ -462,42 +523,26 @@ static enum MHD_Result start_request(yz_serve *server, struct MHD_Connection *co
         if (strcmp(method, routes[i].method) == 0) break;
     }
     if (i == n_routes)
-        return url_matched ? respond_error(connection, MHD_HTTP_METHOD_NOT_ALLOWED, "%s %s is not allowed", method, url)
+        return url_matched ? respond_error(connection, MHD_HTTP_METHOD_NOT_ALLOWED,
+                                           "%s %s is not allowed", method, url)
                            : respond_error(connection, MHD_HTTP_NOT_FOUND, "no such page: %s", url);
     if (routes[i].changes_game && !code_matches(server, connection))
         return respond_error(connection, MHD_HTTP_FORBIDDEN,
                              "the join code is missing or wrong: the game was not changed");
     const char *length = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Length");
     if (length && strtoull(length, NULL, 10) > routes[i].max_body)
-        return respond_error(connection, MHD_HTTP_CONTENT_TOO_LARGE, "the body is larger than %zu bytes",
-                             routes[i].max_body);
+        return respond_error(connection, MHD_HTTP_CONTENT_TOO_LARGE,
+                             "the body is larger than %zu bytes", routes[i].max_body);
     request *req = calloc(1, sizeof *req);
     if (!req) return MHD_NO;
     req->route_index = i;
     *request_state = req;
+    const char *type = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Type");
+    if (routes[i].max_body == YZ_SERVE_MAX_PHOTO_BYTES && type &&
+        strncasecmp(type, "multipart/form-data", strlen("multipart/form-data")) == 0 &&
+        !(req->form = MHD_create_post_processor(connection, 64 * 1024, form_field, req)))
+        return respond_error(connection, MHD_HTTP_BAD_REQUEST, "a form without a boundary");
     return MHD_YES;
-}
-
-static void append_body(request *req, const char *data, size_t size)
-{
-    size_t max_body = routes[req->route_index].max_body;
-    if (req->too_big || size > max_body - req->len) {
-        req->too_big = 1;
-        return;
-    }
-    if (req->len + size > req->cap) {
-        size_t cap = req->cap ? req->cap : 64 * 1024;
-        while (cap < req->len + size) cap *= 2;
-        if (cap > max_body) cap = max_body;
-        char *grown = realloc(req->body, cap);
-        if (!grown) {
-            req->too_big = 1; /* answered as too large: memory is the limit that was hit */
-            return;
-        }
-        req->body = grown, req->cap = cap;
-    }
-    memcpy(req->body + req->len, data, size);
-    req->len += size;
 }
 
 enum MHD_Result yz_serve_handle(void *cls, struct MHD_Connection *connection, const char *url,
@@ -509,24 +554,35 @@ enum MHD_Result yz_serve_handle(void *cls, struct MHD_Connection *connection, co
     request *req = *request_state;
     if (!req) return start_request(server, connection, url, method, request_state);
     if (*upload_data_size) {
-        append_body(req, upload_data, *upload_data_size);
+        if (!req->form)
+            append_body(req, upload_data, *upload_data_size);
+        else if (MHD_post_process(req->form, upload_data, *upload_data_size) != MHD_YES)
+            req->broken_form = 1;
         *upload_data_size = 0;
         return MHD_YES;
     }
     if (req->too_big)
-        return respond_error(connection, MHD_HTTP_CONTENT_TOO_LARGE, "the body is larger than %zu bytes",
+        return respond_error(connection, MHD_HTTP_CONTENT_TOO_LARGE,
+                             "the body is larger than %zu bytes",
                              routes[req->route_index].max_body);
+    if (req->broken_form)
+        return respond_error(connection, MHD_HTTP_BAD_REQUEST, "a broken multipart/form-data body");
     route route = routes[req->route_index].route;
     switch (route) {
     case ROUTE_PAGE: {
         char *page = strdup(yz_serve_page);
-        return page ? respond(connection, MHD_HTTP_OK, "text/html; charset=utf-8", page, strlen(page))
+        return page ? respond(connection, MHD_HTTP_OK, "text/html; charset=utf-8", page,
+                              strlen(page))
                     : MHD_NO;
     }
-    case ROUTE_READ: return post_read(server, connection, req);
-    case ROUTE_VERIFY: return post_verify(server, connection, req);
-    case ROUTE_ANNOTATED: return get_annotated(server, connection, url + strlen("/api/annotated/"));
-    default: return game_request(server, connection, route, req);
+    case ROUTE_READ:
+        return post_read(server, connection, req);
+    case ROUTE_VERIFY:
+        return post_verify(server, connection, req);
+    case ROUTE_ANNOTATED:
+        return get_annotated(server, connection, url + strlen("/api/annotated/"));
+    default:
+        return game_request(server, connection, route, req);
     }
 }
 
@@ -535,6 +591,7 @@ void yz_serve_request_done(void *cls, struct MHD_Connection *connection, void **
 {
     (void)cls, (void)connection, (void)code;
     request *req = *request_state;
+    if (req && req->form) MHD_destroy_post_processor(req->form);
     if (req) free(req->body);
     free(req);
     *request_state = NULL;

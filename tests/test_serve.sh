@@ -58,6 +58,7 @@ assert r["player"] == "Ann" and r["advice"]["throws_left"] == 2 and r["advice"][
 ' "$tmp/body"
 id=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["id"])' "$tmp/body")
 expect_true "the annotated photo is a PNG" test "$(curl -s "${url}api/annotated/$id.png" | head -c 4 | tail -c 3)" = PNG
+http "a photo sent as a form field" 200 '"status":"ok".*"roll":\[3,2,2,4,6\]' -- -F photo=@"$samples/lawn/lawn_004.jpg" "${url}api/read"
 http "an unknown annotated photo" 404 'no such photo' -- "${url}api/annotated/999.png"
 http "a refused photo says why" 200 '"status":"refused","reason":"found 0 dice' -- --data-binary @"$samples/lawn/lawn_001.jpg" "${url}api/read"
 echo "not a photo" >text.txt
