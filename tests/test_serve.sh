@@ -117,4 +117,5 @@ wait "$server_pid"
 expect_true "the server stops cleanly on SIGTERM" test $? -eq 0
 server_pid=""
 expect_true "and removes its photo folder" test -z "$(ls -d "$tmp"/yardzee-serve-* 2>/dev/null)"
+[ "$failed" -eq 0 ] || sed 's/^/  server: /' serve.err | head -20
 finish
