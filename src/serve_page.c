@@ -11,6 +11,7 @@ const char yz_serve_page[] =
     "<title>yardzee</title>\n"
     "<style>\n"
     "body { font: 22px/1.4 system-ui, sans-serif; background: #fff; color: #000; margin: 0 auto; padding: 12px; max-width: 40rem; }\n"
+    "[hidden] { display: none !important; }\n"
     "h1 { margin: 0 0 .3rem; font-size: 2rem; }\n"
     "h2 { margin: 1.2rem 0 .3rem; }\n"
     "button, .take { font: inherit; font-weight: 700; padding: .7rem 1.1rem; margin: .2rem 0; border: 3px solid #000; border-radius: 12px; background: #ffd400; color: #000; display: inline-block; }\n"
