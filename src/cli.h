@@ -4,6 +4,8 @@
 
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "rules.h"
 #include "vision.h"
 
@@ -82,6 +84,12 @@ int yz_cli_read_photo(const char *path, int expect, const char *annotate, int qu
 int yz_cli_vision_exit_code(const yz_vision_error *err);
 /* The least confident die: how sure the whole roll is. */
 double yz_cli_roll_confidence(const yz_vision_result *result);
+/* What `read --json` prints: {"file", "status": "ok"|"refused", "reason", "dice": [{"value"
+ * (null when uncertain), "box", "confidence"}], "roll"}. NULL when out of memory. */
+json_t *yz_cli_read_json(const char *file, const yz_vision_result *result);
+/* What `verify --json` prints for a photo read with confidence: {"verdict": "match"|"mismatch",
+ * "roll", "claim", "confidence", "differ": [{"die", "shows", "claimed"}]}. */
+json_t *yz_cli_verdict_json(const yz_vision_result *result, const yz_roll *claim);
 
 int yz_cmd_score(int argc, char **argv);
 int yz_cmd_advise(int argc, char **argv);
@@ -93,5 +101,6 @@ int yz_cmd_snap(int argc, char **argv);
 int yz_cmd_verify(int argc, char **argv);
 int yz_cmd_batch(int argc, char **argv);
 int yz_cmd_read(int argc, char **argv);
+int yz_cmd_serve(int argc, char **argv);
 
 #endif

@@ -178,37 +178,8 @@ static void print_cards(const yz_game *game)
 
 static int show_json(const yz_game *game)
 {
-    int order[YZ_MAX_PLAYERS], place[YZ_MAX_PLAYERS];
-    yz_rules_standings(game->profile, game->cards, game->n_players, order, place);
-    json_t *players = json_array();
-    for (int p = 0; p < game->n_players; p++) {
-        json_t *boxes = json_object();
-        for (int i = 0; i < game->profile->n_boxes; i++) {
-            yz_box box = game->profile->boxes[i];
-            json_object_set_new(boxes, yz_rules_box_name(box),
-                                yz_rules_card_is_open(&game->cards[p], box)
-                                    ? json_null()
-                                    : json_integer(game->cards[p].points[box]));
-        }
-        yz_totals t;
-        yz_rules_totals(game->profile, &game->cards[p], &t);
-        json_array_append_new(players,
-                              json_pack("{s:s, s:o, s:i, s:i, s:i, s:i, s:i}", "name",
-                                        game->names[p], "boxes", boxes, "upper", t.upper,
-                                        "upper_bonus", t.upper_bonus, "yahtzee_bonus",
-                                        t.yahtzee_bonus, "total", t.total, "place", place[p]));
-    }
-    int over = yz_game_is_over(game);
-    json_t *dice = json_array(), *kept = json_array();
-    for (int i = 0; game->throws && i < YZ_N_DICE; i++)
-        json_array_append_new(dice, json_integer(game->dice.dice[i]));
-    for (int i = 0; i < game->n_kept; i++) json_array_append_new(kept, json_integer(game->kept[i]));
-    json_t *root = json_pack("{s:s, s:o, s:b, s:o, s:i, s:i, s:o, s:o}", "rules",
-                             game->profile->name, "players", players, "over", over, "turn",
-                             over ? json_null() : json_string(game->names[game->current]), "round",
-                             over ? game->profile->n_boxes : yz_game_round(game), "throws",
-                             game->throws, "dice", dice, "kept", kept);
-    char *text = json_dumps(root, JSON_COMPACT);
+    json_t *root = yz_game_scoreboard_json(game);
+    char *text = root ? json_dumps(root, JSON_COMPACT) : NULL;
     json_decref(root);
     if (!text) return yz_cli_fail(YZ_EXIT_INTERNAL, "out of memory");
     puts(text);

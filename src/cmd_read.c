@@ -1,7 +1,6 @@
 /* cmd_read.c - `yardzee read PHOTO`: the dice in a photo, or an honest refusal. The reading is
  * libyzvision's; this file parses options and prints. */
 #include <getopt.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,25 +59,8 @@ static int parse_read_args(int argc, char **argv, read_args *args)
 
 static int print_json(const char *file, const yz_vision_result *result)
 {
-    json_t *root = json_object(), *dice = json_array(), *roll = json_array();
-    for (int i = 0; i < result->n_dice; i++) {
-        const yz_vision_die *die = &result->dice[i];
-        json_t *entry = json_object();
-        /* An uncertain die claims no value: its best guess is in the human output only. */
-        json_object_set_new(entry, "value", die->certain ? json_integer(die->value) : json_null());
-        json_object_set_new(entry, "box", json_pack("[i, i, i, i]", die->box[0], die->box[1],
-                                                    die->box[2], die->box[3]));
-        json_object_set_new(entry, "confidence", json_real(round(die->confidence * 100) / 100));
-        json_array_append_new(dice, entry);
-        if (result->status == YZ_VISION_READ_OK) json_array_append_new(roll, json_integer(die->value));
-    }
-    int ok = result->status == YZ_VISION_READ_OK;
-    json_object_set_new(root, "file", json_string(file));
-    json_object_set_new(root, "status", json_string(ok ? "ok" : "refused"));
-    json_object_set_new(root, "reason", json_string(result->reason));
-    json_object_set_new(root, "dice", dice);
-    json_object_set_new(root, "roll", roll);
-    char *text = json_dumps(root, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(4));
+    json_t *root = yz_cli_read_json(file, result);
+    char *text = root ? json_dumps(root, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(4)) : NULL;
     json_decref(root);
     if (!text) return yz_cli_fail(YZ_EXIT_INTERNAL, "out of memory");
     puts(text);

@@ -13,11 +13,16 @@ static const char verify_help[] =
     "it is. Exit 0: the photo shows the claim; 4: it does not; 3: the dice cannot be read with\n"
     "confidence, so the photo settles nothing.\n";
 
-/* {"verdict": "match"|"mismatch", "roll": [..], "claim": [..], "confidence": c,
- *  "differ": [{"die": 3, "shows": 2, "claimed": 5}]} */
-static int print_verdict_json(const yz_vision_result *result, const yz_roll *claim, int n_differ,
-                              int shown_extra[], int claimed_extra[])
+json_t *yz_cli_verdict_json(const yz_vision_result *result, const yz_roll *claim)
 {
+    /* Unmatched counts: what the photo shows beyond the claim, and the other way round. */
+    int shown_extra[YZ_N_FACES + 1] = {0}, claimed_extra[YZ_N_FACES + 1] = {0};
+    for (int i = 0; i < YZ_N_DICE; i++) shown_extra[result->roll[i]]++, claimed_extra[claim->dice[i]]++;
+    for (int face = 1; face <= YZ_N_FACES; face++) {
+        int common = shown_extra[face] < claimed_extra[face] ? shown_extra[face] : claimed_extra[face];
+        shown_extra[face] -= common;
+        claimed_extra[face] -= common;
+    }
     json_t *roll = json_array(), *claimed = json_array(), *differ = json_array();
     for (int i = 0; i < YZ_N_DICE; i++) {
         json_array_append_new(roll, json_integer(result->roll[i]));
@@ -33,14 +38,16 @@ static int print_verdict_json(const yz_vision_result *result, const yz_roll *cla
         json_array_append_new(differ, json_pack("{s:i, s:i, s:i}", "die", i + 1, "shows", value,
                                                 "claimed", want));
     }
-    json_t *root = json_pack("{s:s, s:o, s:o, s:f, s:o}", "verdict", n_differ ? "mismatch" : "match",
-                             "roll", roll, "claim", claimed, "confidence",
-                             yz_cli_roll_confidence(result), "differ", differ);
+    return json_pack("{s:s, s:o, s:o, s:f, s:o}", "verdict",
+                     json_array_size(differ) ? "mismatch" : "match", "roll", roll, "claim",
+                     claimed, "confidence", yz_cli_roll_confidence(result), "differ", differ);
+}
+
+static void print_json(json_t *root)
+{
     char *text = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(6));
-    json_decref(root);
     if (text) puts(text);
     free(text);
-    return n_differ ? YZ_EXIT_MISMATCH : YZ_EXIT_OK;
 }
 
 int yz_cmd_verify(int argc, char **argv)
@@ -75,40 +82,34 @@ int yz_cmd_verify(int argc, char **argv)
     if (result.status != YZ_VISION_READ_OK) {
         if (json) {
             json_t *root = json_pack("{s:s, s:s}", "verdict", "unreadable", "reason", result.reason);
-            char *text = json_dumps(root, JSON_COMPACT);
+            print_json(root);
             json_decref(root);
-            if (text) puts(text);
-            free(text);
         } else
             printf("Cannot settle it: %s.\n", result.reason);
         return YZ_EXIT_REFUSED;
     }
-    /* Unmatched counts: what the photo shows beyond the claim, and the other way round. */
-    int shown_extra[YZ_N_FACES + 1] = {0}, claimed_extra[YZ_N_FACES + 1] = {0}, n_differ = 0;
-    for (int i = 0; i < YZ_N_DICE; i++) shown_extra[result.roll[i]]++, claimed_extra[claim.dice[i]]++;
-    for (int face = 1; face <= YZ_N_FACES; face++) {
-        int common = shown_extra[face] < claimed_extra[face] ? shown_extra[face] : claimed_extra[face];
-        shown_extra[face] -= common;
-        claimed_extra[face] -= common;
-        n_differ += shown_extra[face];
-    }
+    json_t *verdict = yz_cli_verdict_json(&result, &claim);
+    if (!verdict) return yz_cli_fail(YZ_EXIT_INTERNAL, "out of memory");
+    json_t *differ = json_object_get(verdict, "differ");
+    code = json_array_size(differ) ? YZ_EXIT_MISMATCH : YZ_EXIT_OK;
     double sure = floor(yz_cli_roll_confidence(&result) * 100);
-    if (json) return print_verdict_json(&result, &claim, n_differ, shown_extra, claimed_extra);
-    printf("The photo shows ");
-    for (int i = 0; i < YZ_N_DICE; i++) printf(i ? " %d" : "%d", result.roll[i]);
-    if (n_differ == 0) {
-        printf(": the claim %s holds (sure: %.0f%%).\n", claim_text, sure);
-        return YZ_EXIT_OK;
+    if (json) {
+        print_json(verdict);
+    } else {
+        printf("The photo shows ");
+        for (int i = 0; i < YZ_N_DICE; i++) printf(i ? " %d" : "%d", result.roll[i]);
+        if (code == YZ_EXIT_OK)
+            printf(": the claim %s holds (sure: %.0f%%).\n", claim_text, sure);
+        else
+            printf(", not %s (sure: %.0f%%).\n", claim_text, sure);
+        for (size_t i = 0; i < json_array_size(differ); i++) {
+            json_t *die = json_array_get(differ, i);
+            printf("  die %d from the left shows %d, the claim has %d there\n",
+                   (int)json_integer_value(json_object_get(die, "die")),
+                   (int)json_integer_value(json_object_get(die, "shows")),
+                   (int)json_integer_value(json_object_get(die, "claimed")));
+        }
     }
-    printf(", not %s (sure: %.0f%%).\n", claim_text, sure);
-    for (int i = 0; i < YZ_N_DICE; i++) {
-        int value = result.roll[i];
-        if (!shown_extra[value]) continue;
-        shown_extra[value]--;
-        int claimed = 0;
-        for (int face = 1; face <= YZ_N_FACES && !claimed; face++)
-            if (claimed_extra[face]) claimed = face, claimed_extra[face]--;
-        printf("  die %d from the left shows %d, the claim has %d there\n", i + 1, value, claimed);
-    }
-    return YZ_EXIT_MISMATCH;
+    json_decref(verdict);
+    return code;
 }

@@ -21,6 +21,10 @@ int yz_game_file_play(yz_game_file *file, json_t *move, char *why, size_t size);
 int yz_game_file_undo(yz_game_file *file, const char *path);
 /* Saves atomically: the old file stays whole until the new one is on disk. */
 int yz_game_file_save(const yz_game_file *file, const char *path);
+/* What `game show --json` prints: {"rules", "players": [{"name", "boxes": {box: points|null},
+ * "upper", "upper_bonus", "yahtzee_bonus", "total", "place"}], "over", "turn", "round",
+ * "throws", "dice", "kept"}. NULL when out of memory. */
+json_t *yz_game_scoreboard_json(const yz_game *game);
 void yz_game_file_free(yz_game_file *file);
 
 /* Moves by the current player. */

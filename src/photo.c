@@ -1,5 +1,6 @@
 /* photo.c - reading the dice in a photo for the commands that need it (read, snap, verify,
  * game throw, batch): load, read, annotate, and turn library errors into exit codes. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "cli.h"
@@ -40,4 +41,27 @@ double yz_cli_roll_confidence(const yz_vision_result *result)
     for (int i = 0; i < result->n_dice; i++)
         if (result->dice[i].confidence < confidence) confidence = result->dice[i].confidence;
     return result->n_dice ? confidence : 0;
+}
+
+json_t *yz_cli_read_json(const char *file, const yz_vision_result *result)
+{
+    json_t *root = json_object(), *dice = json_array(), *roll = json_array();
+    for (int i = 0; i < result->n_dice; i++) {
+        const yz_vision_die *die = &result->dice[i];
+        json_t *entry = json_object();
+        /* An uncertain die claims no value: its best guess is in the human output only. */
+        json_object_set_new(entry, "value", die->certain ? json_integer(die->value) : json_null());
+        json_object_set_new(entry, "box", json_pack("[i, i, i, i]", die->box[0], die->box[1],
+                                                    die->box[2], die->box[3]));
+        json_object_set_new(entry, "confidence", json_real(round(die->confidence * 100) / 100));
+        json_array_append_new(dice, entry);
+        if (result->status == YZ_VISION_READ_OK) json_array_append_new(roll, json_integer(die->value));
+    }
+    int ok = result->status == YZ_VISION_READ_OK;
+    json_object_set_new(root, "file", json_string(file));
+    json_object_set_new(root, "status", json_string(ok ? "ok" : "refused"));
+    json_object_set_new(root, "reason", json_string(result->reason));
+    json_object_set_new(root, "dice", dice);
+    json_object_set_new(root, "roll", roll);
+    return root;
 }

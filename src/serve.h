@@ -1,0 +1,46 @@
+/* serve.h - what `yardzee serve` (cmd_serve.c) shares with its request handler (serve_api.c). */
+#ifndef YZ_SERVE_H
+#define YZ_SERVE_H
+
+#include <microhttpd.h>
+#include <pthread.h>
+#include <semaphore.h>
+
+#include "cli.h"
+
+#define YZ_SERVE_MAX_PHOTO_BYTES (30u * 1024u * 1024u) /* a 12 MP JPEG is 3-8 MB */
+#define YZ_SERVE_MAX_JSON_BYTES (64u * 1024u)
+#define YZ_SERVE_N_KEPT_READS 16 /* annotated photos kept for GET /api/annotated/ID.png */
+#define YZ_SERVE_CODE_LEN 6
+
+/* One photo read by POST /api/read or /api/verify: its id names the annotated PNG. */
+typedef struct {
+    unsigned id; /* 0: empty slot */
+    int ok;      /* read with confidence: roll is the dice */
+    yz_roll roll;
+} yz_serve_read;
+
+typedef struct {
+    const char *game_path;     /* NULL: no game, only reading and verifying */
+    const yz_profile *profile; /* the game's rules, or --rules */
+    yz_strategy *strategy;     /* read-only once built, shared by every request */
+    char join_code[YZ_SERVE_CODE_LEN + 1];
+    char photo_dir[64];         /* private mkdtemp folder for the annotated PNGs */
+    pthread_mutex_t game_lock;  /* one game change (load, play, save) at a time */
+    pthread_mutex_t reads_lock; /* next_id and reads[] */
+    unsigned next_id;
+    yz_serve_read reads[YZ_SERVE_N_KEPT_READS];
+    sem_t readers; /* photo readings at once: one per core */
+} yz_serve;
+
+/* The libmicrohttpd access handler (cls is the yz_serve) and its completion callback. */
+enum MHD_Result yz_serve_handle(void *cls, struct MHD_Connection *connection, const char *url,
+                                const char *method, const char *version, const char *upload_data,
+                                size_t *upload_data_size, void **request_state);
+void yz_serve_request_done(void *cls, struct MHD_Connection *connection, void **request_state,
+                           enum MHD_RequestTerminationCode code);
+
+/* The page at /: HTML, CSS and JS in one string (serve_page.c). */
+extern const char yz_serve_page[];
+
+#endif

@@ -1,0 +1,598 @@
+/* serve_api.c - the HTTP API of `yardzee serve`: photos in, the same JSON as the commands out,
+ * and the game moved one step at a time through game_file.c.
+ *
+ *   GET  /                         the page (serve_page.c)
+ *   POST /api/read[?throws_left=N] body: a JPEG or PNG (raw, or the "photo" field of a form);
+ *                                  `read --json` plus "id" and "advice"
+ *   POST /api/verify?claim=R       body: a JPEG or PNG; `verify --json` plus "id"
+ *   GET  /api/annotated/ID.png     the photo of a recent read with the dice drawn on it
+ *   GET  /api/game                 the scoreboard (`game show --json`) plus "boxes", "advice"
+ *   POST /api/game/throw           {"roll": [..]} or {"photo": ID}; "corrected": true if fixed
+ *   POST /api/game/keep            {"keep": [..]}
+ *   POST /api/game/score           {"box": "threes"}
+ *   POST /api/game/undo
+ *
+ * Every error is a 4xx or 5xx with {"error": "..."}. A request that changes the game must carry
+ * the join code (X-Join-Code header or ?code=); it is checked before the body is read. */
+#include <ctype.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "game_file.h"
+#include "serve.h"
+
+typedef enum {
+    ROUTE_PAGE,
+    ROUTE_READ,
+    ROUTE_VERIFY,
+    ROUTE_ANNOTATED,
+    ROUTE_GAME,
+    ROUTE_THROW,
+    ROUTE_KEEP,
+    ROUTE_SCORE,
+    ROUTE_UNDO
+} route;
+
+static const struct {
+    const char *method, *url;
+    route route;
+    size_t max_body;
+    int changes_game;
+} routes[] = {
+    {"GET", "/", ROUTE_PAGE, 0, 0},
+    {"POST", "/api/read", ROUTE_READ, YZ_SERVE_MAX_PHOTO_BYTES, 0},
+    {"POST", "/api/verify", ROUTE_VERIFY, YZ_SERVE_MAX_PHOTO_BYTES, 0},
+    {"GET", "/api/annotated/", ROUTE_ANNOTATED, 0, 0}, /* a prefix: ID.png follows */
+    {"GET", "/api/game", ROUTE_GAME, 0, 0},
+    {"POST", "/api/game/throw", ROUTE_THROW, YZ_SERVE_MAX_JSON_BYTES, 1},
+    {"POST", "/api/game/keep", ROUTE_KEEP, YZ_SERVE_MAX_JSON_BYTES, 1},
+    {"POST", "/api/game/score", ROUTE_SCORE, YZ_SERVE_MAX_JSON_BYTES, 1},
+    {"POST", "/api/game/undo", ROUTE_UNDO, YZ_SERVE_MAX_JSON_BYTES, 1},
+};
+
+/* One request: its route and its body as it arrives. */
+typedef struct {
+    size_t route_index;
+    struct MHD_PostProcessor *form; /* multipart/form-data: the body is its "photo" field */
+    char *body;
+    size_t len, cap;
+    int too_big; /* more than max_body arrived: the rest is dropped, the answer is 413 */
+    int broken_form;
+} request;
+
+static enum MHD_Result respond(struct MHD_Connection *connection, unsigned status, const char *type,
+                               char *text, size_t len)
+{
+    struct MHD_Response *response =
+        MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
+    if (!response) {
+        free(text);
+        return MHD_NO;
+    }
+    MHD_add_response_header(response, "Content-Type", type);
+    MHD_add_response_header(response, "Cache-Control", "no-store");
+    MHD_add_response_header(response, "X-Content-Type-Options", "nosniff");
+    enum MHD_Result result = MHD_queue_response(connection, status, response);
+    MHD_destroy_response(response);
+    return result;
+}
+
+/* Sends root (stealing the reference). */
+static enum MHD_Result respond_json(struct MHD_Connection *connection, unsigned status,
+                                    json_t *root)
+{
+    char *text = root ? json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(4)) : NULL;
+    json_decref(root);
+    if (!text) return MHD_NO;
+    return respond(connection, status, "application/json", text, strlen(text));
+}
+
+static enum MHD_Result respond_error(struct MHD_Connection *connection, unsigned status,
+                                     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static enum MHD_Result respond_error(struct MHD_Connection *connection, unsigned status,
+                                     const char *fmt, ...)
+{
+    char message[400];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(message, sizeof message, fmt, args);
+    va_end(args);
+    return respond_json(connection, status, json_pack("{s:s}", "error", message));
+}
+
+/* The join code, compared without an early exit so its time says nothing about the prefix. */
+static int code_matches(const yz_serve *server, struct MHD_Connection *connection)
+{
+    const char *given = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "X-Join-Code");
+    if (!given) given = MHD_lookup_connection_value(connection, MHD_GET_ARGUMENT_KIND, "code");
+    if (!given || strlen(given) != YZ_SERVE_CODE_LEN) return 0;
+    int differ = 0;
+    for (int i = 0; i < YZ_SERVE_CODE_LEN; i++)
+        differ |= toupper((unsigned char)given[i]) ^ server->join_code[i]; /* typed in any case */
+    return differ == 0;
+}
+
+/* ---- photos ------------------------------------------------------------------------------ */
+
+static int is_photo(const char *bytes, size_t len)
+{
+    static const unsigned char jpeg[] = {0xFF, 0xD8, 0xFF};
+    static const unsigned char png[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    return (len >= sizeof jpeg && memcmp(bytes, jpeg, sizeof jpeg) == 0) ||
+           (len >= sizeof png && memcmp(bytes, png, sizeof png) == 0);
+}
+
+static void annotated_path(const yz_serve *server, unsigned id, char *path, size_t size)
+{
+    snprintf(path, size, "%s/%u.png", server->photo_dir, id);
+}
+
+/* Reads the dice in the uploaded photo, writes its annotated PNG and keeps the roll under *id.
+ * Returns 0, or the HTTP status of the error with why filled in. */
+static unsigned read_upload(yz_serve *server, const request *req, yz_vision_result *result,
+                            unsigned *id, char *why, size_t size)
+{
+    if (!is_photo(req->body, req->len)) {
+        snprintf(why, size, "not a photo: send a JPEG or PNG");
+        return MHD_HTTP_UNSUPPORTED_MEDIA_TYPE;
+    }
+    pthread_mutex_lock(&server->reads_lock);
+    *id = ++server->next_id;
+    pthread_mutex_unlock(&server->reads_lock);
+    char name[32], path[128];
+    snprintf(name, sizeof name, "upload-%u", *id);
+    annotated_path(server, *id, path, sizeof path);
+
+    /* One reading per core: more at once only make each slower and use more memory. */
+    sem_wait(&server->readers);
+    yz_vision_options options = yz_vision_default_options();
+    yz_vision_photo photo;
+    yz_vision_error err = {YZ_VISION_OK, ""};
+    yz_vision_status status = yz_vision_load_memory((const uint8_t *)req->body, req->len, name,
+                                                    options.max_long_side, &photo, &err);
+    if (status == YZ_VISION_OK) {
+        status = yz_vision_read_photo(&photo, &options, result, &err);
+        if (status == YZ_VISION_OK) status = yz_vision_annotate(&photo, result, path, &err);
+        yz_vision_photo_free(&photo);
+    }
+    sem_post(&server->readers);
+    if (status != YZ_VISION_OK) {
+        snprintf(why, size, "%s", err.message);
+        return status == YZ_VISION_ERR_FORMAT  ? MHD_HTTP_UNPROCESSABLE_CONTENT
+               : status == YZ_VISION_ERR_LIMIT ? MHD_HTTP_CONTENT_TOO_LARGE
+                                               : MHD_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    yz_serve_read read = {*id, result->status == YZ_VISION_READ_OK, {{0}}};
+    for (int i = 0; read.ok && i < YZ_N_DICE; i++)
+        read.roll.dice[i] = (uint8_t)result->roll[i];
+    pthread_mutex_lock(&server->reads_lock);
+    yz_serve_read *slot = &server->reads[*id % YZ_SERVE_N_KEPT_READS];
+    unsigned evicted = slot->id;
+    *slot = read;
+    pthread_mutex_unlock(&server->reads_lock);
+    if (evicted) {
+        annotated_path(server, evicted, path, sizeof path);
+        unlink(path);
+    }
+    return 0;
+}
+
+/* The kept read with this id, or 0. */
+static int find_read(yz_serve *server, unsigned id, yz_serve_read *read)
+{
+    pthread_mutex_lock(&server->reads_lock);
+    *read = server->reads[id % YZ_SERVE_N_KEPT_READS];
+    pthread_mutex_unlock(&server->reads_lock);
+    return id != 0 && read->id == id;
+}
+
+static enum MHD_Result get_annotated(yz_serve *server, struct MHD_Connection *connection,
+                                     const char *name)
+{
+    char *end;
+    unsigned long id = strtoul(name, &end, 10);
+    yz_serve_read read;
+    if (name[0] < '1' || name[0] > '9' || strcmp(end, ".png") != 0 || id > 0xFFFFFFFFul ||
+        !find_read(server, (unsigned)id, &read))
+        return respond_error(connection, MHD_HTTP_NOT_FOUND,
+                             "no such photo (only the last %d are kept)", YZ_SERVE_N_KEPT_READS);
+    char path[128];
+    annotated_path(server, (unsigned)id, path, sizeof path);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        if (fd >= 0) close(fd);
+        return respond_error(connection, MHD_HTTP_NOT_FOUND, "no such photo");
+    }
+    struct MHD_Response *response = MHD_create_response_from_fd((size_t)st.st_size, fd);
+    if (!response) return close(fd), MHD_NO;
+    MHD_add_response_header(response, "Content-Type", "image/png");
+    MHD_add_response_header(response, "Cache-Control", "private, max-age=600");
+    enum MHD_Result result = MHD_queue_response(connection, MHD_HTTP_OK, response);
+    MHD_destroy_response(response);
+    return result;
+}
+
+/* ---- advice and the game ----------------------------------------------------------------- */
+
+/* {"throws_left", "keep": [..], "expected"} or {"throws_left", "box", "label", "points",
+ * "expected"}; null when the card is full. */
+static json_t *advice_json(const yz_serve *server, const yz_card *card, const yz_roll *roll,
+                           int throws_left)
+{
+    yz_keep_advice keep;
+    if (throws_left > 0 && yz_advise_keeps(server->strategy, card, roll, throws_left, &keep, 1) &&
+        keep.n_keep < YZ_N_DICE) {
+        json_t *kept = json_array();
+        for (int i = 0; i < keep.n_keep; i++)
+            json_array_append_new(kept, json_integer(keep.keep[i]));
+        return json_pack("{s:i, s:o, s:f}", "throws_left", throws_left, "keep", kept, "expected",
+                         keep.expected);
+    }
+    yz_box_advice box;
+    if (!yz_advise_boxes(server->strategy, card, roll, &box, 1)) return json_null();
+    return json_pack("{s:i, s:s, s:s, s:i, s:f}", "throws_left", throws_left, "box",
+                     yz_rules_box_name(box.option.box), "label",
+                     yz_cli_box_label(server->profile, box.option.box), "points",
+                     box.option.points + box.option.bonus, "expected", box.expected);
+}
+
+/* The scoreboard plus the profile's boxes in order (with their labels) and advice for the
+ * dice on the lawn, if any. */
+static json_t *game_json(const yz_serve *server, const yz_game *game)
+{
+    json_t *root = yz_game_scoreboard_json(game), *boxes = json_array();
+    for (int i = 0; i < game->profile->n_boxes; i++) {
+        yz_box box = game->profile->boxes[i];
+        json_array_append_new(boxes, json_pack("{s:s, s:s}", "name", yz_rules_box_name(box),
+                                               "label", yz_cli_box_label(game->profile, box)));
+    }
+    json_object_set_new(root, "boxes", boxes);
+    json_object_set_new(root, "advice",
+                        game->throws && !yz_game_is_over(game)
+                            ? advice_json(server, &game->cards[game->current], &game->dice,
+                                          YZ_MAX_THROWS - game->throws)
+                            : json_null());
+    return root;
+}
+
+/* Loads the game; the caller holds game_lock. A broken file is reported on the server's
+ * stderr by yz_game_file_load. */
+static unsigned load_game(yz_serve *server, yz_game_file *file, char *why, size_t size)
+{
+    if (!server->game_path) {
+        snprintf(why, size, "no game: start the server with --game GAME.json");
+        return MHD_HTTP_NOT_FOUND;
+    }
+    if (yz_game_file_load(server->game_path, file) != YZ_EXIT_OK) {
+        snprintf(why, size, "the game file cannot be read (see the server's log)");
+        return MHD_HTTP_INTERNAL_SERVER_ERROR;
+    }
+    return 0;
+}
+
+static enum MHD_Result post_read(yz_serve *server, struct MHD_Connection *connection,
+                                 const request *req)
+{
+    yz_vision_result *result = malloc(sizeof *result);
+    if (!result) return MHD_NO;
+    char why[300];
+    unsigned id = 0, status = read_upload(server, req, result, &id, why, sizeof why);
+    if (status) {
+        free(result);
+        return respond_error(connection, status, "%s", why);
+    }
+    char name[32];
+    snprintf(name, sizeof name, "upload-%u", id);
+    json_t *root = yz_cli_read_json(name, result);
+    json_object_set_new(root, "id", json_integer(id));
+    json_object_set_new(root, "confidence", json_real(yz_cli_roll_confidence(result)));
+
+    /* Advice for the current player's card, with the throws left after this one. */
+    yz_card card;
+    yz_rules_card_init(&card);
+    const char *asked =
+        MHD_lookup_connection_value(connection, MHD_GET_ARGUMENT_KIND, "throws_left");
+    int throws_left =
+        asked && strlen(asked) == 1 && asked[0] >= '0' && asked[0] <= '2' ? asked[0] - '0' : 0;
+    json_t *player = json_null();
+    if (server->game_path) {
+        pthread_mutex_lock(&server->game_lock);
+        yz_game_file file;
+        if (load_game(server, &file, why, sizeof why) == 0) {
+            const yz_game *game = &file.game;
+            card = game->cards[game->current];
+            throws_left = game->throws < YZ_MAX_THROWS - 1 ? YZ_MAX_THROWS - 1 - game->throws : 0;
+            if (!yz_game_is_over(game)) player = json_string(game->names[game->current]);
+            yz_game_file_free(&file);
+        }
+        pthread_mutex_unlock(&server->game_lock);
+    }
+    json_object_set_new(root, "player", player);
+    if (result->status == YZ_VISION_READ_OK) {
+        yz_roll roll;
+        for (int i = 0; i < YZ_N_DICE; i++)
+            roll.dice[i] = (uint8_t)result->roll[i];
+        json_object_set_new(root, "advice", advice_json(server, &card, &roll, throws_left));
+    } else {
+        json_object_set_new(root, "advice", json_null());
+    }
+    free(result);
+    return respond_json(connection, MHD_HTTP_OK, root);
+}
+
+static enum MHD_Result post_verify(yz_serve *server, struct MHD_Connection *connection,
+                                   const request *req)
+{
+    const char *claim_text =
+        MHD_lookup_connection_value(connection, MHD_GET_ARGUMENT_KIND, "claim");
+    yz_roll claim;
+    yz_rules_error rules_err;
+    if (!claim_text)
+        return respond_error(connection, MHD_HTTP_BAD_REQUEST, "?claim=5,5,5,2,4 is required");
+    if (yz_rules_roll_parse(claim_text, "claim", &claim, &rules_err) != YZ_OK)
+        return respond_error(connection, MHD_HTTP_BAD_REQUEST, "%s", rules_err.message);
+    yz_vision_result *result = malloc(sizeof *result);
+    if (!result) return MHD_NO;
+    char why[300];
+    unsigned id = 0, status = read_upload(server, req, result, &id, why, sizeof why);
+    json_t *root = NULL;
+    if (!status)
+        root = result->status == YZ_VISION_READ_OK
+                   ? yz_cli_verdict_json(result, &claim)
+                   : json_pack("{s:s, s:s}", "verdict", "unreadable", "reason", result->reason);
+    free(result);
+    if (status) return respond_error(connection, status, "%s", why);
+    json_object_set_new(root, "id", json_integer(id));
+    return respond_json(connection, MHD_HTTP_OK, root);
+}
+
+/* Reads up to five dice 1-6 from a JSON array; the count, or -1. */
+static int json_dice(const json_t *array, uint8_t *dice)
+{
+    if (!json_is_array(array) || json_array_size(array) > YZ_N_DICE) return -1;
+    for (size_t i = 0; i < json_array_size(array); i++) {
+        json_int_t value = json_integer_value(json_array_get(array, i));
+        if (!json_is_integer(json_array_get(array, i)) || value < 1 || value > YZ_N_FACES)
+            return -1;
+        dice[i] = (uint8_t)value;
+    }
+    return (int)json_array_size(array);
+}
+
+/* The move a POST /api/game/... body asks for, or NULL with why and *status set. */
+static json_t *requested_move(yz_serve *server, route route, const yz_game *game, json_t *body,
+                              unsigned *status, char *why, size_t size)
+{
+    *status = MHD_HTTP_BAD_REQUEST;
+    if (route == ROUTE_THROW) {
+        yz_roll roll;
+        json_t *photo = json_object_get(body, "photo"), *dice = json_object_get(body, "roll");
+        yz_serve_read read;
+        if (photo && (!json_is_integer(photo) || json_integer_value(photo) <= 0 ||
+                      json_integer_value(photo) > 0xFFFFFFFF ||
+                      !find_read(server, (unsigned)json_integer_value(photo), &read))) {
+            snprintf(why, size, "\"photo\" is not one of the last %d photos read",
+                     YZ_SERVE_N_KEPT_READS);
+            return NULL;
+        }
+        if (dice) {
+            if (json_dice(dice, roll.dice) != YZ_N_DICE) {
+                snprintf(why, size, "\"roll\" must be five dice 1-6");
+                return NULL;
+            }
+        } else if (photo && read.ok) {
+            roll = read.roll;
+        } else {
+            snprintf(why, size,
+                     photo ? "that photo was refused: send the \"roll\" by hand"
+                           : "send {\"roll\": [5 dice]} or {\"photo\": id}");
+            return NULL;
+        }
+        char name[32];
+        snprintf(name, sizeof name, "upload-%u", photo ? (unsigned)json_integer_value(photo) : 0);
+        json_t *move = yz_game_move_throw(game, &roll, photo ? name : NULL);
+        if (json_is_true(json_object_get(body, "corrected")))
+            json_object_set_new(move, "corrected", json_true());
+        return move;
+    }
+    if (route == ROUTE_KEEP) {
+        uint8_t kept[YZ_N_DICE];
+        int n_kept = json_dice(json_object_get(body, "keep"), kept);
+        if (n_kept < 0) {
+            snprintf(why, size, "\"keep\" must be up to five dice 1-6");
+            return NULL;
+        }
+        return yz_game_move_keep(game, kept, n_kept);
+    }
+    const char *box_name = json_string_value(json_object_get(body, "box"));
+    yz_box box;
+    yz_rules_error err;
+    if (!box_name || yz_rules_box_parse(game->profile, box_name, &box, &err) != YZ_OK) {
+        snprintf(why, size, "\"box\" must name a box of the %s rules", game->profile->name);
+        return NULL;
+    }
+    return yz_game_move_score(game, box);
+}
+
+/* GET /api/game and every POST /api/game/...: load, change, save, all under game_lock. */
+static enum MHD_Result game_request(yz_serve *server, struct MHD_Connection *connection,
+                                    route route, const request *req)
+{
+    json_t *body = NULL;
+    if (route != ROUTE_GAME && route != ROUTE_UNDO) {
+        json_error_t json_err;
+        body = json_loadb(req->body ? req->body : "", req->len, JSON_REJECT_DUPLICATES, &json_err);
+        if (!json_is_object(body)) {
+            json_decref(body);
+            return respond_error(connection, MHD_HTTP_BAD_REQUEST,
+                                 "the body must be a JSON object");
+        }
+    }
+    char why[300] = "";
+    yz_game_file file;
+    memset(&file, 0, sizeof file);
+    pthread_mutex_lock(&server->game_lock);
+    unsigned status = load_game(server, &file, why, sizeof why);
+    if (status == 0 && route == ROUTE_UNDO) {
+        if (json_array_size(file.moves) == 0) {
+            status = MHD_HTTP_CONFLICT;
+            snprintf(why, sizeof why, "nothing to undo");
+        } else if (yz_game_file_undo(&file, server->game_path) != YZ_EXIT_OK) {
+            status = MHD_HTTP_INTERNAL_SERVER_ERROR;
+            snprintf(why, sizeof why, "the game cannot be replayed (see the server's log)");
+        }
+    } else if (status == 0 && route != ROUTE_GAME) {
+        json_t *move = requested_move(server, route, &file.game, body, &status, why, sizeof why);
+        if (move && yz_game_file_play(&file, move, why, sizeof why) != YZ_EXIT_OK)
+            status = MHD_HTTP_CONFLICT; /* an illegal move: nothing changed */
+        else if (move)
+            status = 0;
+    }
+    if (status == 0 && route != ROUTE_GAME &&
+        yz_game_file_save(&file, server->game_path) != YZ_EXIT_OK) {
+        status = MHD_HTTP_INTERNAL_SERVER_ERROR;
+        snprintf(why, sizeof why,
+                 "the game cannot be saved (see the server's log); nothing changed");
+    }
+    json_t *root = status == 0 ? game_json(server, &file.game) : NULL;
+    if (file.moves) yz_game_file_free(&file);
+    pthread_mutex_unlock(&server->game_lock);
+    json_decref(body);
+    if (status) return respond_error(connection, status, "%s", why);
+    return respond_json(connection, MHD_HTTP_OK, root);
+}
+
+/* ---- the handler ------------------------------------------------------------------------- */
+
+static int route_matches(size_t i, const char *url)
+{
+    if (routes[i].route == ROUTE_ANNOTATED)
+        return strncmp(url, routes[i].url, strlen(routes[i].url)) == 0;
+    return strcmp(url, routes[i].url) == 0;
+}
+
+static void append_body(request *req, const char *data, size_t size)
+{
+    size_t max_body = routes[req->route_index].max_body;
+    if (req->too_big || size > max_body - req->len) {
+        req->too_big = 1;
+        return;
+    }
+    if (req->len + size > req->cap) {
+        size_t cap = req->cap ? req->cap : 64 * 1024;
+        while (cap < req->len + size)
+            cap *= 2;
+        if (cap > max_body) cap = max_body;
+        char *grown = realloc(req->body, cap);
+        if (!grown) {
+            req->too_big = 1; /* answered as too large: memory is the limit that was hit */
+            return;
+        }
+        req->body = grown, req->cap = cap;
+    }
+    memcpy(req->body + req->len, data, size);
+    req->len += size;
+}
+
+/* The form's "photo" field is the photo; other fields are ignored. */
+static enum MHD_Result form_field(void *cls, enum MHD_ValueKind kind, const char *key,
+                                  const char *filename, const char *content_type,
+                                  const char *transfer_encoding, const char *data, uint64_t offset,
+                                  size_t size)
+{
+    (void)kind, (void)filename, (void)content_type, (void)transfer_encoding, (void)offset;
+    if (strcmp(key, "photo") == 0) append_body(cls, data, size);
+    return MHD_YES;
+}
+
+/* First call for a request: find its route, refuse what can be refused before the body. */
+static enum MHD_Result start_request(yz_serve *server, struct MHD_Connection *connection,
+                                     const char *url, const char *method, void **request_state)
+{
+    size_t n_routes = sizeof routes / sizeof routes[0], i, url_matched = 0;
+    for (i = 0; i < n_routes; i++) {
+        if (!route_matches(i, url)) continue;
+        url_matched = 1;
+        if (strcmp(method, routes[i].method) == 0) break;
+    }
+    if (i == n_routes)
+        return url_matched ? respond_error(connection, MHD_HTTP_METHOD_NOT_ALLOWED,
+                                           "%s %s is not allowed", method, url)
+                           : respond_error(connection, MHD_HTTP_NOT_FOUND, "no such page: %s", url);
+    if (routes[i].changes_game && !code_matches(server, connection))
+        return respond_error(connection, MHD_HTTP_FORBIDDEN,
+                             "the join code is missing or wrong: the game was not changed");
+    const char *length = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Length");
+    if (length && strtoull(length, NULL, 10) > routes[i].max_body)
+        return respond_error(connection, MHD_HTTP_CONTENT_TOO_LARGE,
+                             "the body is larger than %zu bytes", routes[i].max_body);
+    request *req = calloc(1, sizeof *req);
+    if (!req) return MHD_NO;
+    req->route_index = i;
+    *request_state = req;
+    const char *type = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Type");
+    if (routes[i].max_body == YZ_SERVE_MAX_PHOTO_BYTES && type &&
+        strncasecmp(type, "multipart/form-data", strlen("multipart/form-data")) == 0 &&
+        !(req->form = MHD_create_post_processor(connection, 64 * 1024, form_field, req)))
+        return respond_error(connection, MHD_HTTP_BAD_REQUEST, "a form without a boundary");
+    return MHD_YES;
+}
+
+enum MHD_Result yz_serve_handle(void *cls, struct MHD_Connection *connection, const char *url,
+                                const char *method, const char *version, const char *upload_data,
+                                size_t *upload_data_size, void **request_state)
+{
+    (void)version;
+    yz_serve *server = cls;
+    request *req = *request_state;
+    if (!req) return start_request(server, connection, url, method, request_state);
+    if (*upload_data_size) {
+        if (!req->form)
+            append_body(req, upload_data, *upload_data_size);
+        else if (MHD_post_process(req->form, upload_data, *upload_data_size) != MHD_YES)
+            req->broken_form = 1;
+        *upload_data_size = 0;
+        return MHD_YES;
+    }
+    if (req->too_big)
+        return respond_error(connection, MHD_HTTP_CONTENT_TOO_LARGE,
+                             "the body is larger than %zu bytes",
+                             routes[req->route_index].max_body);
+    if (req->broken_form)
+        return respond_error(connection, MHD_HTTP_BAD_REQUEST, "a broken multipart/form-data body");
+    route route = routes[req->route_index].route;
+    switch (route) {
+    case ROUTE_PAGE: {
+        char *page = strdup(yz_serve_page);
+        return page ? respond(connection, MHD_HTTP_OK, "text/html; charset=utf-8", page,
+                              strlen(page))
+                    : MHD_NO;
+    }
+    case ROUTE_READ:
+        return post_read(server, connection, req);
+    case ROUTE_VERIFY:
+        return post_verify(server, connection, req);
+    case ROUTE_ANNOTATED:
+        return get_annotated(server, connection, url + strlen("/api/annotated/"));
+    default:
+        return game_request(server, connection, route, req);
+    }
+}
+
+void yz_serve_request_done(void *cls, struct MHD_Connection *connection, void **request_state,
+                           enum MHD_RequestTerminationCode code)
+{
+    (void)cls, (void)connection, (void)code;
+    request *req = *request_state;
+    if (req && req->form) MHD_destroy_post_processor(req->form);
+    if (req) free(req->body);
+    free(req);
+    *request_state = NULL;
+}

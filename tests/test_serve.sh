@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# End-to-end tests of `yardzee serve` over loopback with curl: the page, reading photos and the
+# upload limits, game moves that need the join code, and 50 reads at once. With chromium
+# installed, also a headless screenshot of the page (build/serve-page.png, to look at).
+# usage: test_serve.sh YARDZEE_BINARY SAMPLES_DIR
+set -u
+yardzee=$(realpath "$1")
+samples=$(realpath "$2")
+export YARDZEE_CACHE="${YARDZEE_CACHE:-$(dirname "$yardzee")/cache}"
+source "$(dirname "$(realpath "$0")")/check.sh"
+tmp=$(mktemp -d)
+server_pid=""
+trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; wait; rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+
+# http NAME EXPECTED_STATUS EXPECTED_TEXT -- CURL_ARGS...: one request; EXPECTED_TEXT is grep -E
+# on the body. Every error answer must be a JSON {"error": ...}.
+http() {
+    local name="$1" want_status="$2" want_text="$3"
+    shift 4
+    local status
+    status=$(curl -s --max-time 60 -o "$tmp/body" -w '%{http_code}' "$@")
+    local ok=1
+    [[ "$status" == $want_status ]] || ok=0
+    grep -Eq -- "$want_text" "$tmp/body" || ok=0
+    if [[ "$status" == [45]* ]] && ! grep -q '^{"error":"' "$tmp/body"; then ok=0; fi
+    if [ $ok -eq 1 ]; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "FAIL: $name (status $status, want $want_status; want text /$want_text/)"
+        head -c 300 "$tmp/body" | sed 's/^/  body: /'
+        echo
+    fi
+}
+
+"$yardzee" game new --players Ann,Bob --file g.json >/dev/null
+TMPDIR="$tmp" "$yardzee" serve --bind 127.0.0.1 --port 0 --game g.json >serve.out 2>serve.err &
+server_pid=$!
+for _ in $(seq 300); do
+    grep -q '^Join code: ' serve.out && break
+    sleep 0.2
+done
+url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' serve.out | head -1)
+code=$(sed -n 's/^Join code: \([A-Z0-9]\{6\}\) .*/\1/p' serve.out)
+expect_true "the server prints its address and a join code" test -n "$url" -a -n "$code"
+[ -n "$url" ] && [ -n "$code" ] || { cat serve.out serve.err; finish; }
+expect_true "the server prints a QR code" grep -q '█' serve.out
+
+http "the page" 200 "capture='environment'" -- "$url"
+http "a photo is read" 200 '"status":"ok".*"roll":\[3,2,2,4,6\]' -- --data-binary @"$samples/lawn/lawn_004.jpg" "${url}api/read"
+expect_true "the read answer has the shape of read --json plus id, advice" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert {"file", "status", "reason", "dice", "roll", "id", "confidence", "player", "advice"} <= set(r)
+assert len(r["dice"]) == 5 and all({"value", "box", "confidence"} <= set(d) for d in r["dice"])
+assert r["player"] == "Ann" and r["advice"]["throws_left"] == 2 and r["advice"]["keep"] == [2, 2]
+' "$tmp/body"
+id=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["id"])' "$tmp/body")
+expect_true "the annotated photo is a PNG" test "$(curl -s "${url}api/annotated/$id.png" | head -c 4 | tail -c 3)" = PNG
+http "a photo sent as a form field" 200 '"status":"ok".*"roll":\[3,2,2,4,6\]' -- -F photo=@"$samples/lawn/lawn_004.jpg" "${url}api/read"
+http "an unknown annotated photo" 404 'no such photo' -- "${url}api/annotated/999.png"
+http "a refused photo says why" 200 '"status":"refused","reason":"found 4 dice' -- --data-binary @"$samples/lawn/lawn_010.jpg" "${url}api/read"
+echo "not a photo" >text.txt
+http "a text file" 415 'not a photo' -- --data-binary @text.txt "${url}api/read"
+head -c 20000 "$samples/lawn/lawn_004.jpg" >truncated.jpg
+http "a truncated JPEG" 4?? 'truncated' -- --data-binary @truncated.jpg "${url}api/read"
+head -c 31M /dev/zero >big.bin
+http "an upload over 30 MB" 413 'larger than' -- --data-binary @big.bin "${url}api/read"
+http "the same, chunked" 413 'larger than' -- -H 'Transfer-Encoding: chunked' --data-binary @big.bin "${url}api/read"
+rm big.bin
+http "verify a wrong claim" 200 '"verdict":"mismatch".*"differ":\[\{"die":5,"shows":6,"claimed":5\}\]' -- --data-binary @"$samples/lawn/lawn_004.jpg" "${url}api/verify?claim=2,2,3,4,5"
+http "verify needs a claim of five dice" 400 'expected 5 dice' -- --data-binary @"$samples/lawn/lawn_004.jpg" "${url}api/verify?claim=2,2"
+http "no such page" 404 'no such page' -- "${url}nope"
+
+# Changing the game needs the join code; without it nothing changes, byte for byte.
+before=$(sha1sum g.json)
+http "a throw without the code" 403 'join code' -- -d '{"roll":[1,3,3,4,6]}' "${url}api/game/throw"
+http "a throw with a wrong code" 403 'join code' -- -H 'X-Join-Code: WRONG2' -d '{"roll":[1,3,3,4,6]}' "${url}api/game/throw"
+http "an undo with a wrong code" 403 'join code' -- -X POST "${url}api/game/undo?code=WRONG2"
+expect_true "refused requests leave the game file as it was" test "$(sha1sum g.json)" = "$before"
+http "a throw with the code" 200 '"turn":"Ann","round":1,"throws":1,"dice":\[1,3,3,4,6\]' -- -H "X-Join-Code: $code" -d '{"roll":[1,3,3,4,6]}' "${url}api/game/throw"
+http "the scoreboard shows the throw" 200 '"throws":1,"dice":\[1,3,3,4,6\].*"advice":\{"throws_left":2,"keep":\[3,3\]' -- "${url}api/game"
+http "keep, code in the query" 200 '"kept":\[3,3\]' -- -d '{"keep":[3,3]}' "${url}api/game/keep?code=$code"
+http "a throw from a photo, corrected by hand" 200 '"throws":2' -- -H "X-Join-Code: $code" -d "{\"photo\":$id,\"roll\":[3,3,2,2,6],\"corrected\":true}" "${url}api/game/throw"
+expect_true "the move records the photo and the correction" grep -q "\"photo\":\"upload-$id\",\"corrected\":true" g.json
+before=$(sha1sum g.json)
+http "an illegal move" 409 'cannot keep dice that were not thrown' -- -H "X-Join-Code: $code" -d '{"keep":[5,5]}' "${url}api/game/keep"
+http "an unknown box" 400 'must name a box' -- -H "X-Join-Code: $code" -d '{"box":"eights"}' "${url}api/game/score"
+http "a body that is not JSON" 400 'JSON object' -- -H "X-Join-Code: $code" -d 'nonsense' "${url}api/game/score"
+expect_true "illegal moves leave the game file as it was" test "$(sha1sum g.json)" = "$before"
+http "score" 200 '"name":"Ann","boxes":\{[^}]*"threes":6' -- -H "X-Join-Code: $code" -d '{"box":"threes"}' "${url}api/game/score"
+http "whose turn after scoring" 200 '"turn":"Bob","round":1,"throws":0' -- "${url}api/game"
+http "undo" 200 '"turn":"Ann","round":1,"throws":2' -- -H "X-Join-Code: $code" -X POST "${url}api/game/undo"
+"$yardzee" game show --file g.json >/dev/null
+expect_true "the game file loads in the command line" test $? -eq 0
+
+# 50 reads at once: every one answered, the server alive, the game file untouched.
+before=$(sha1sum g.json)
+seq 50 | xargs -P 50 -I{} curl -s --max-time 120 -o /dev/null -w '%{http_code}\n' \
+    --data-binary @"$samples/lawn/lawn_004.jpg" "${url}api/read" >statuses.txt
+expect_true "50 reads at once are all answered" test "$(grep -c '^200$' statuses.txt)" -eq 50
+expect_true "the server is still running" kill -0 "$server_pid"
+http "and still answers" 200 '"turn":"Ann"' -- "${url}api/game"
+expect_true "reads leave the game file as it was" test "$(sha1sum g.json)" = "$before"
+
+if command -v chromium >/dev/null; then
+    shot="$(dirname "$yardzee")/serve-page.png"
+    rm -f "$shot"
+    timeout 60 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=420,1400 \
+        --virtual-time-budget=4000 --screenshot="$shot" "$url" >/dev/null 2>&1
+    expect_true "a headless browser renders the page ($shot)" test -s "$shot"
+fi
+
+kill "$server_pid"
+wait "$server_pid"
+expect_true "the server stops cleanly on SIGTERM" test $? -eq 0
+server_pid=""
+expect_true "and removes its photo folder" test -z "$(ls -d "$tmp"/yardzee-serve-* 2>/dev/null)"
+[ "$failed" -eq 0 ] || sed 's/^/  server: /' serve.err | head -20
+finish
