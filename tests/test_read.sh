@@ -9,30 +9,8 @@ samples="$2"
 repo_root="$(cd "$samples/.." && pwd)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
 skipped=0
-
-# check NAME EXPECTED_STATUS EXPECTED_TEXT (grep -E on stdout+stderr) -- ARGS...
-check() {
-    local name="$1" want_status="$2" want_text="$3"
-    shift 4
-    "$yardzee" "$@" >"$tmp/out" 2>"$tmp/err"
-    local status=$?
-    local ok=1
-    [[ "$status" == $want_status ]] || ok=0
-    cat "$tmp/out" "$tmp/err" | grep -Eq -- "$want_text" || ok=0
-    # An error (not a refusal) is exactly one line on stderr.
-    if [[ "$want_status" == [12] ]] && [ "$(wc -l <"$tmp/err")" -ne 1 ]; then ok=0; fi
-    if [ $ok -eq 1 ]; then
-        passed=$((passed + 1))
-    else
-        failed=$((failed + 1))
-        echo "FAIL: $name (status $status, want $want_status; want text /$want_text/)"
-        sed 's/^/  out: /' "$tmp/out" | head -5
-        sed 's/^/  err: /' "$tmp/err" | head -5
-    fi
-}
+source "$(dirname "$0")/check.sh"
 
 # Unreadable files: exit 1, one line naming the file and the problem.
 printf 'hello, not a photo\n' >"$tmp/text.jpg"
@@ -81,11 +59,7 @@ PY
     check "four dice, expect 4" "[03]" "^(Roll 4 5 2 1  |Refused: )" -- read "$tmp/four.jpg" --expect 4
     YARDZEE_MODELS="$tmp/no-models" check "models missing" 1 "^yardzee: .*no-models/dice_detector.onnx: model missing" -- read "$tmp/five.jpg"
     check "annotate" "[03]" "^(Roll|Refused)" -- read "$tmp/five.jpg" --annotate "$tmp/five.png"
-    if [ "$(head -c 4 "$tmp/five.png" | od -An -c | tr -d ' ')" = "211PNG" ]; then
-        passed=$((passed + 1))
-    else
-        failed=$((failed + 1)); echo "FAIL: annotate wrote no PNG"
-    fi
+    expect_true "annotate wrote a PNG" test "$(head -c 4 "$tmp/five.png" | od -An -c | tr -d ' ')" = "211PNG"
     check "annotate unwritable" 1 "^yardzee: .*no/dir/x.png: No such file or directory$" -- read "$tmp/five.jpg" --annotate "$tmp/no/dir/x.png"
 else
     skipped=$((skipped + 1)); echo "skipped: synthetic scenes (no python3-opencv)"
@@ -100,5 +74,5 @@ else
     skipped=$((skipped + 1)); echo "skipped: ../shared/data is not there"
 fi
 
-echo "read: $passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+[ "$skipped" -eq 0 ] || echo "read: $skipped groups skipped"
+finish
