@@ -19,8 +19,8 @@ for target in "${targets[@]}"; do
     mkdir -p "$work" "build-fuzz/crashes/$target"
     cp -n tests/fuzz/corpus/"$target"/* "$work"/ 2>/dev/null || true
     case "$target" in
-    fuzz_image) find samples tests/data -name '*.jpg' -size -200k 2>/dev/null | head -20 | xargs -r cp -n -t "$work" ;;
-    fuzz_json_files) cp -n samples/cards/*.json "$work"/ ;;
+    fuzz_image) find samples/lawn tests/corpus -name '*.jpg' -size -200k | head -40 | xargs -r cp -n -t "$work" || true ;;
+    fuzz_json_files) cp -n samples/cards/*.json tests/corpus/*.json "$work"/ 2>/dev/null || true ;;
     esac
     echo "fuzz: $target for $seconds s"
     build-fuzz/tests/fuzz/"$target" "$work" -max_total_time="$seconds" -max_len=262144 -close_fd_mask=2 \
