@@ -92,7 +92,7 @@ bad_corrupt_marker_in_scan.jpg      | read | 1 | corrupt JPEG \(
 bad_exif_app1_past_end.jpg          | read | 1 | truncated
 bad_corrupt_signature.png           | read | 1 | not a JPEG or PNG file
 bad_corrupt_ihdr_crc.png            | read | 1 | corrupt PNG \(IHDR: CRC error\)
-bad_corrupt_ihdr_width.png          | read | 1 | corrupt PNG|pixels
+bad_corrupt_ihdr_width.png          | read | 1 | corrupt PNG \(IHDR: CRC error\)
 bad_corrupt_ihdr_depth.png          | read | 1 | corrupt PNG \(Invalid IHDR data\)
 bad_corrupt_ihdr_colour_type.png    | read | 1 | corrupt PNG \(Invalid IHDR data\)
 bad_corrupt_idat_crc.png            | read | 1 | corrupt PNG \(

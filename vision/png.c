@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <png.h>
+#include <zlib.h>
 
 #include "internal.h"
 
@@ -75,8 +76,12 @@ yz_vision_status yz_vision_decode_png(const uint8_t *bytes, size_t n_bytes, cons
 {
     /* The size is checked from IHDR (always the first chunk) before libpng exists: it reads
      * on past IHDR before telling, and a header-only bomb would look merely truncated. */
-    if (n_bytes < 24 || memcmp(bytes + 12, "IHDR", 4) != 0)
-        return yz_vision_fail(err, YZ_VISION_ERR_FORMAT, name, n_bytes < 24 ? "truncated" : "corrupt PNG (no IHDR)");
+    if (n_bytes < 33 || memcmp(bytes + 12, "IHDR", 4) != 0)
+        return yz_vision_fail(err, YZ_VISION_ERR_FORMAT, name, n_bytes < 33 ? "truncated" : "corrupt PNG (no IHDR)");
+    /* A size read from a damaged header would be a wrong reason: check IHDR's CRC first. */
+    uint32_t stored_crc = (uint32_t)bytes[29] << 24 | (uint32_t)bytes[30] << 16 | (uint32_t)bytes[31] << 8 | bytes[32];
+    if (crc32(crc32(0L, Z_NULL, 0), bytes + 12, 17) != stored_crc)
+        return yz_vision_fail(err, YZ_VISION_ERR_FORMAT, name, "corrupt PNG (IHDR: CRC error)");
     uint32_t claimed_w = (uint32_t)bytes[16] << 24 | (uint32_t)bytes[17] << 16 | (uint32_t)bytes[18] << 8 | bytes[19];
     uint32_t claimed_h = (uint32_t)bytes[20] << 24 | (uint32_t)bytes[21] << 16 | (uint32_t)bytes[22] << 8 | bytes[23];
     yz_vision_status too_big = yz_vision_check_size((long)claimed_w, (long)claimed_h, name, err);
