@@ -2,6 +2,8 @@
 # The third pass of tools/test.sh: valgrind memcheck (invalid reads and writes, use of
 # uninitialised memory, definite leaks) on the unit tests of the readers and on the end-to-end
 # tests of the command line, with build/yardzee run under valgrind. Any error fails the pass.
+# The end-to-end tests that read whole photos (read, photo commands) are left to the ASan+UBSan
+# pass: under valgrind the dice reader's nets take about 30 s a photo inside OpenCV.
 # usage: tools/test_valgrind.sh   (after tools/build.sh build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,8 +24,6 @@ run "${memcheck[@]}" build/tests/test_rules
 run "${memcheck[@]}" build/tests/test_vision_decode
 run bash tests/test_cli.sh "$wrapper" samples
 run bash tests/test_game.sh "$wrapper"
-run bash tests/test_read.sh "$wrapper" samples
-run bash tests/test_photo_commands.sh "$wrapper" samples
 run bash tests/test_fuzz_regressions.sh "$wrapper" tests/fuzz/corpus
 [ $status -eq 0 ] && echo "valgrind: all clean"
 exit $status
