@@ -102,7 +102,7 @@ static int compare_strings(const void *a, const void *b)
 typedef struct {
     const path_list *photos;
     photo_row *rows;
-    const int *skip;
+    const long *earlier_row; /* per photo: its row from an earlier run, or -1 to read it */
     const yz_strategy *strategy;
     atomic_size_t next;
     atomic_int finished;
@@ -144,7 +144,7 @@ static void *batch_worker(void *arg)
     for (;;) {
         size_t index = atomic_fetch_add(&job->next, 1);
         if (index >= job->photos->n_paths) return NULL;
-        if (!job->skip[index]) read_one(job, index);
+        if (job->earlier_row[index] < 0) read_one(job, index);
         atomic_fetch_add(&job->finished, 1);
     }
 }
@@ -300,15 +300,16 @@ static void free_earlier(earlier_rows *earlier)
 
 /* The whole report as text: rows in sorted file order. */
 static char *report_text(const path_list *photos, const photo_row *rows, const earlier_rows *earlier,
-                         const yz_profile *profile, int json, size_t *len)
+                         const long *earlier_row, const yz_profile *profile, int json, size_t *len)
 {
     char *text = NULL;
     if (json) {
         json_t *list = json_array();
         for (size_t i = 0; i < photos->n_paths; i++) {
-            long e = rows[i].done ? -1 : earlier_index(earlier, photos->paths[i]);
-            if (e >= 0) json_array_append(list, json_array_get(earlier->json_rows, (size_t)e));
-            else if (rows[i].done) json_array_append_new(list, row_json(photos->paths[i], &rows[i]));
+            if (earlier_row[i] >= 0)
+                json_array_append(list, json_array_get(earlier->json_rows, (size_t)earlier_row[i]));
+            else
+                json_array_append_new(list, row_json(photos->paths[i], &rows[i]));
         }
         json_t *root = json_pack("{s:s, s:o}", "rules", profile->name, "photos", list);
         text = json_dumps(root, JSON_INDENT(1));
@@ -323,9 +324,8 @@ static char *report_text(const path_list *photos, const photo_row *rows, const e
     if (!out) return NULL;
     fputs("file,status,reason,roll,confidence,best_box,points\n", out);
     for (size_t i = 0; i < photos->n_paths; i++) {
-        long e = rows[i].done ? -1 : earlier_index(earlier, photos->paths[i]);
-        if (e >= 0) fputs(earlier->csv_lines[e], out);
-        else if (rows[i].done) write_csv_row(out, photos->paths[i], &rows[i]);
+        if (earlier_row[i] >= 0) fputs(earlier->csv_lines[earlier_row[i]], out);
+        else write_csv_row(out, photos->paths[i], &rows[i]);
     }
     fclose(out);
     return text;
@@ -377,17 +377,19 @@ int yz_cmd_batch(int argc, char **argv)
     earlier_rows earlier = {0};
     if (code == YZ_EXIT_OK && resume) code = read_earlier(out_path, json, &earlier);
     photo_row *rows = calloc(photos.n_paths + 1, sizeof *rows);
-    int *skip = calloc(photos.n_paths + 1, sizeof *skip);
+    long *earlier_row = calloc(photos.n_paths + 1, sizeof *earlier_row);
     yz_strategy *strategy = code == YZ_EXIT_OK ? yz_cli_strategy(profile) : NULL;
-    if (code == YZ_EXIT_OK && (!rows || !skip || !strategy))
+    if (code == YZ_EXIT_OK && (!rows || !earlier_row || !strategy))
         code = strategy ? yz_cli_fail(YZ_EXIT_INTERNAL, "out of memory") : YZ_EXIT_INTERNAL;
 
     double start = yz_cli_now();
     int n_skipped = 0;
     if (code == YZ_EXIT_OK) {
-        for (size_t i = 0; i < photos.n_paths; i++)
-            n_skipped += skip[i] = earlier_index(&earlier, photos.paths[i]) >= 0;
-        batch_job job = {&photos, rows, skip, strategy, 0, 0};
+        for (size_t i = 0; i < photos.n_paths; i++) {
+            earlier_row[i] = earlier_index(&earlier, photos.paths[i]);
+            n_skipped += earlier_row[i] >= 0;
+        }
+        batch_job job = {&photos, rows, earlier_row, strategy, 0, 0};
         /* On a terminal this thread draws the progress bar while n_jobs threads read;
            otherwise it is one of the readers. */
         int progress = isatty(fileno(stderr));
@@ -406,7 +408,7 @@ int yz_cmd_batch(int argc, char **argv)
             fputc('\n', stderr);
         }
         size_t len = 0;
-        char *text = report_text(&photos, rows, &earlier, profile, json, &len);
+        char *text = report_text(&photos, rows, &earlier, earlier_row, profile, json, &len);
         int error_number = 0;
         if (!text) code = yz_cli_fail(YZ_EXIT_INTERNAL, "out of memory");
         else if (!out_path) fwrite(text, 1, len, stdout);
@@ -426,7 +428,7 @@ int yz_cmd_batch(int argc, char **argv)
     }
     yz_strategy_free(strategy);
     free(rows);
-    free(skip);
+    free(earlier_row);
     free_earlier(&earlier);
     for (size_t i = 0; i < photos.n_paths; i++) free(photos.paths[i]);
     free(photos.paths);
