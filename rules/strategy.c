@@ -41,7 +41,6 @@ typedef struct {
     uint8_t counts[N_KEEPS][YZ_N_FACES + 1];
     uint8_t size[N_KEEPS];
     int16_t plus_die[N_KEEPS][YZ_N_FACES];  /* keep + one die of face f+1; -1 past 5 dice */
-    int16_t minus_die[N_KEEPS][YZ_N_FACES]; /* keep - one die of face f+1; -1 if none */
     /* The distinct keeps one die smaller, padded with the empty keep (a sub-keep of every
        keep), so the best-keep pass runs without branches. */
     int16_t smaller[N_KEEPS][YZ_N_DICE];
@@ -108,11 +107,12 @@ static void dice_sets_init(dice_sets *sets)
         sets->key_to_keep[counts_key(sets->counts[k])] = (int16_t)k;
     }
     for (int k = 0; k < N_KEEPS; k++) {
+        int16_t minus_die[YZ_N_FACES]; /* keep - one die of face f+1; -1 if none */
         for (int f = 0; f < YZ_N_FACES; f++) {
             uint8_t counts[YZ_N_FACES + 1];
             memcpy(counts, sets->counts[k], sizeof counts);
             sets->plus_die[k][f] = -1;
-            sets->minus_die[k][f] = -1;
+            minus_die[f] = -1;
             if (sets->size[k] < YZ_N_DICE) {
                 counts[f + 1]++;
                 sets->plus_die[k][f] = sets->key_to_keep[counts_key(counts)];
@@ -120,12 +120,12 @@ static void dice_sets_init(dice_sets *sets)
             }
             if (counts[f + 1]) {
                 counts[f + 1]--;
-                sets->minus_die[k][f] = sets->key_to_keep[counts_key(counts)];
+                minus_die[f] = sets->key_to_keep[counts_key(counts)];
             }
         }
         int n_smaller = 0;
         for (int f = 0; f < YZ_N_FACES; f++)
-            if (sets->minus_die[k][f] >= 0) sets->smaller[k][n_smaller++] = sets->minus_die[k][f];
+            if (minus_die[f] >= 0) sets->smaller[k][n_smaller++] = minus_die[f];
         while (n_smaller < YZ_N_DICE)
             sets->smaller[k][n_smaller++] = 0;
     }
@@ -536,7 +536,8 @@ yz_status yz_strategy_build(const yz_profile *profile, const yz_strategy_options
         yz_rules_set_error(err, YZ_ERR_NOMEM, "out of memory for the %s state list", profile->name);
         return YZ_ERR_NOMEM;
     }
-    /* Progress counts states, and the middle layers hold most of them. */
+    /* Progress weighs each mask by its open boxes: the first layers solved (few open boxes)
+       are quick, the last ones are the bulk of the work. */
     double total_weight = 0, done_weight = 0;
     for (unsigned mask = 0; mask < full; mask++)
         total_weight += (double)__builtin_popcount(~mask & full);
