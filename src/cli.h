@@ -78,9 +78,10 @@ int yz_cli_write_atomically(const char *path, const void *bytes, size_t len, int
 
 /* Reads the dice in a photo (expect: the number of dice, 0 = any) and writes the annotated
  * picture when annotate is set. A refusal is YZ_EXIT_OK with result->status saying so; a photo
- * that cannot be loaded returns its exit code (printed unless quiet). */
-int yz_cli_read_photo(const char *path, int expect, const char *annotate, int quiet,
-                      yz_vision_result *result, yz_vision_error *err);
+ * that cannot be loaded returns its exit code (printed unless quiet). nets: loaded once by the
+ * caller for many reads, or NULL to load them for this one. */
+int yz_cli_read_photo(const char *path, int expect, yz_vision_nets *nets, const char *annotate,
+                      int quiet, yz_vision_result *result, yz_vision_error *err);
 int yz_cli_vision_exit_code(const yz_vision_error *err);
 /* The least confident die: how sure the whole roll is. */
 double yz_cli_roll_confidence(const yz_vision_result *result);

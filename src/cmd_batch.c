@@ -108,13 +108,13 @@ typedef struct {
     atomic_int finished;
 } batch_job;
 
-static void read_one(const batch_job *job, size_t index)
+static void read_one(const batch_job *job, yz_vision_nets *nets, size_t index)
 {
     photo_row *row = &job->rows[index];
     yz_vision_result result;
     yz_vision_error err;
     row->done = 1;
-    if (yz_cli_read_photo(job->photos->paths[index], YZ_N_DICE, NULL, 1, &result, &err) != YZ_EXIT_OK) {
+    if (yz_cli_read_photo(job->photos->paths[index], YZ_N_DICE, nets, NULL, 1, &result, &err) != YZ_EXIT_OK) {
         row->status = 2;
         snprintf(row->reason, sizeof row->reason, "%s", err.message);
         return;
@@ -138,15 +138,22 @@ static void read_one(const batch_job *job, size_t index)
     row->best_points = best.option.points + best.option.bonus;
 }
 
+/* Each worker loads its own nets (a set serves one thread). If they cannot be loaded, every
+ * read tries again and its row says why. */
 static void *batch_worker(void *arg)
 {
     batch_job *job = arg;
+    yz_vision_nets *nets = NULL;
+    yz_vision_error err;
+    if (yz_vision_nets_load(NULL, &nets, &err) != YZ_VISION_OK) nets = NULL;
     for (;;) {
         size_t index = atomic_fetch_add(&job->next, 1);
-        if (index >= job->photos->n_paths) return NULL;
-        if (job->earlier_row[index] < 0) read_one(job, index);
+        if (index >= job->photos->n_paths) break;
+        if (job->earlier_row[index] < 0) read_one(job, nets, index);
         atomic_fetch_add(&job->finished, 1);
     }
+    yz_vision_nets_free(nets);
+    return NULL;
 }
 
 static void show_progress(int done, int total, double seconds)

@@ -369,6 +369,12 @@ int yz_cmd_eval(int argc, char **argv)
         truth_free(&truth);
         return yz_cli_fail(YZ_EXIT_INTERNAL, "out of memory");
     }
+    yz_vision_error load_err;
+    if (yz_vision_nets_load(NULL, &options.nets, &load_err) != YZ_VISION_OK) {
+        free(stats.ms);
+        truth_free(&truth);
+        return yz_cli_fail(yz_cli_vision_exit_code(&load_err), "%s", load_err.message);
+    }
     int n_timed = 0;
     for (int i = 0; i < truth.n_photos; i++) {
         char path[4096];
@@ -398,6 +404,7 @@ int yz_cmd_eval(int argc, char **argv)
         print_report(dir, &stats, median_ms, p95_ms);
     }
     code = check_requirements(&req, &stats);
+    yz_vision_nets_free(options.nets);
     free(stats.ms);
     truth_free(&truth);
     return code;

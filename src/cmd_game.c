@@ -234,7 +234,7 @@ static int thrown_dice(const game_args *args, yz_roll *roll)
                                                                             : yz_cli_fail_rules(&err);
     yz_vision_result result;
     yz_vision_error vision_err;
-    int code = yz_cli_read_photo(args->argument, YZ_N_DICE, NULL, 0, &result, &vision_err);
+    int code = yz_cli_read_photo(args->argument, YZ_N_DICE, NULL, NULL, 0, &result, &vision_err);
     if (code != YZ_EXIT_OK) return code;
     if (result.status != YZ_VISION_READ_OK)
         return yz_cli_fail(YZ_EXIT_REFUSED, "%s: could not read the dice: %s (nothing was recorded)",

@@ -94,7 +94,7 @@ int yz_cmd_read(int argc, char **argv)
     yz_vision_result *result = malloc(sizeof *result);
     if (!result) return yz_cli_fail(YZ_EXIT_INTERNAL, "out of memory");
     yz_vision_error err = {YZ_VISION_OK, ""};
-    int code = yz_cli_read_photo(args.photo, args.expect, args.annotate, 0, result, &err);
+    int code = yz_cli_read_photo(args.photo, args.expect, NULL, args.annotate, 0, result, &err);
     if (code == YZ_EXIT_OK) {
         code = args.json ? print_json(args.photo, result) : (print_human(result), YZ_EXIT_OK);
         if (code == YZ_EXIT_OK && result->status == YZ_VISION_READ_REFUSED) code = YZ_EXIT_REFUSED;

@@ -74,7 +74,7 @@ int yz_cmd_snap(int argc, char **argv)
 
     yz_vision_result result;
     yz_vision_error err;
-    int code = yz_cli_read_photo(photo, YZ_N_DICE, annotate, 0, &result, &err);
+    int code = yz_cli_read_photo(photo, YZ_N_DICE, NULL, annotate, 0, &result, &err);
     if (code != YZ_EXIT_OK) return code;
     if (result.status != YZ_VISION_READ_OK) {
         if (json) return print_snap_json(photo, &result, NULL, NULL, NULL), YZ_EXIT_REFUSED;

@@ -16,11 +16,12 @@ int yz_cli_vision_exit_code(const yz_vision_error *err)
     }
 }
 
-int yz_cli_read_photo(const char *path, int expect, const char *annotate, int quiet,
-                      yz_vision_result *result, yz_vision_error *err)
+int yz_cli_read_photo(const char *path, int expect, yz_vision_nets *nets, const char *annotate,
+                      int quiet, yz_vision_result *result, yz_vision_error *err)
 {
     yz_vision_options options = yz_vision_default_options();
     options.expect = expect;
+    options.nets = nets;
     yz_vision_photo photo;
     int code = YZ_EXIT_OK;
     if (yz_vision_load_file(path, options.max_long_side, &photo, err) != YZ_VISION_OK)

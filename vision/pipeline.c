@@ -52,9 +52,13 @@ typedef struct {
     int unexplained;     /* not a peak: detector mass no peak accounts for */
 } candidate;
 
-static const char *models_dir(const yz_vision_options *opts)
+struct yz_vision_nets {
+    yz_cv_net *detector, *reader;
+};
+
+static const char *models_dir(const char *chosen)
 {
-    if (opts->models_dir && opts->models_dir[0]) return opts->models_dir;
+    if (chosen && chosen[0]) return chosen;
     const char *env = getenv("YARDZEE_MODELS");
     if (env && env[0]) return env;
     return YZ_VISION_MODELS_DIR;
@@ -73,6 +77,30 @@ static yz_vision_status load_net(const char *dir, const char *file, yz_cv_net **
     if (yz_cv_net_load(path, net))
         return yz_vision_fail(err, YZ_VISION_ERR_FORMAT, path, "not a model OpenCV can load");
     return YZ_VISION_OK;
+}
+
+void yz_vision_nets_free(yz_vision_nets *nets)
+{
+    if (!nets) return;
+    yz_cv_net_free(nets->detector);
+    yz_cv_net_free(nets->reader);
+    yz_vision_release(nets);
+}
+
+yz_vision_status yz_vision_nets_load(const char *chosen_dir, yz_vision_nets **nets,
+                                     yz_vision_error *err)
+{
+    *nets = yz_vision_alloc(sizeof **nets);
+    if (!*nets) return yz_vision_fail(err, YZ_VISION_ERR_NOMEM, "(models)", "out of memory");
+    memset(*nets, 0, sizeof **nets);
+    const char *dir = models_dir(chosen_dir);
+    yz_vision_status status = load_net(dir, DETECTOR_FILE, &(*nets)->detector, err);
+    if (status == YZ_VISION_OK) status = load_net(dir, READER_FILE, &(*nets)->reader, err);
+    if (status != YZ_VISION_OK) {
+        yz_vision_nets_free(*nets);
+        *nets = NULL;
+    }
+    return status;
 }
 
 static int by_score(const void *a, const void *b)
@@ -304,7 +332,7 @@ static void give_verdict(yz_vision_result *result, int expect)
 
 yz_vision_options yz_vision_default_options(void)
 {
-    yz_vision_options options = {5, 0, NULL};
+    yz_vision_options options = {5, 0, NULL, NULL};
     return options;
 }
 
@@ -316,22 +344,27 @@ yz_vision_status yz_vision_read_photo(const yz_vision_photo *photo, const yz_vis
     memset(result, 0, sizeof *result);
     result->image_w = photo->full_w;
     result->image_h = photo->full_h;
-    yz_cv_net *detector = NULL, *reader = NULL;
+    yz_vision_nets *own_nets = NULL, *nets = opts->nets;
     candidate found[MAX_CANDIDATES];
     int n_found = 0;
     float *probabilities = NULL;
     double started = yz_vision_now_ms();
-    yz_vision_status status = load_net(models_dir(opts), DETECTOR_FILE, &detector, err);
-    if (status == YZ_VISION_OK) status = load_net(models_dir(opts), READER_FILE, &reader, err);
-    if (status != YZ_VISION_OK) goto done;
-    int failed = find_dice(detector, &photo->image, found, &n_found);
+    yz_vision_status status = YZ_VISION_OK;
+    if (!nets) {
+        status = yz_vision_nets_load(opts->models_dir, &own_nets, err);
+        if (status != YZ_VISION_OK) goto done;
+        nets = own_nets;
+        result->ms_load = yz_vision_now_ms() - started;
+        started = yz_vision_now_ms();
+    }
+    int failed = find_dice(nets->detector, &photo->image, found, &n_found);
     if (!failed) {
         result->ms_detect = yz_vision_now_ms() - started;
         started = yz_vision_now_ms();
         probabilities =
             yz_vision_alloc((size_t)(n_found ? n_found : 1) * N_CLASSES * sizeof(float));
         failed =
-            probabilities ? read_tops(reader, &photo->image, found, n_found, probabilities) : -1;
+            probabilities ? read_tops(nets->reader, &photo->image, found, n_found, probabilities) : -1;
     }
     if (failed) {
         status = failed < 0 ? yz_vision_fail(err, YZ_VISION_ERR_NOMEM, "(photo)", "out of memory")
@@ -344,8 +377,7 @@ yz_vision_status yz_vision_read_photo(const yz_vision_photo *photo, const yz_vis
     result->ms_read = yz_vision_now_ms() - started;
 done:
     yz_vision_release(probabilities);
-    yz_cv_net_free(detector);
-    yz_cv_net_free(reader);
+    yz_vision_nets_free(own_nets);
     return status;
 }
 

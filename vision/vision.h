@@ -71,6 +71,15 @@ void yz_vision_photo_free(yz_vision_photo *photo);
 
 /* ---- reading dice ---------------------------------------------------------------------- */
 
+/* The two learned nets, loaded once for many reads (loading costs about 10 ms a read). One
+ * thread at a time may read with a set: give each worker thread its own. */
+typedef struct yz_vision_nets yz_vision_nets;
+
+/* Loads the nets from models_dir (NULL: as yz_vision_options.models_dir says). */
+yz_vision_status yz_vision_nets_load(const char *models_dir, yz_vision_nets **nets,
+                                     yz_vision_error *err);
+void yz_vision_nets_free(yz_vision_nets *nets);
+
 typedef struct {
     int expect; /* number of dice that must be found, 5 by default; 0 = any number */
     int max_long_side; /* working size, 0 = default */
@@ -78,6 +87,7 @@ typedef struct {
      * tools/train_reader.py). NULL: $YARDZEE_MODELS when set, else the source tree's models/
      * as it was when this library was built. */
     const char *models_dir;
+    yz_vision_nets *nets; /* loaded nets to read with; NULL: load them for this one read */
 } yz_vision_options;
 
 /* Options as the CLI uses them by default: expect 5. */
@@ -99,8 +109,8 @@ typedef struct {
     int n_dice;           /* dice found, sorted left to right by box centre */
     yz_vision_die dice[YZ_VISION_MAX_DICE];
     int roll[YZ_VISION_MAX_DICE]; /* the values, in the same order; meaningful when ok */
-    /* Stage timings in milliseconds, for benchmarks. */
-    double ms_decode, ms_detect, ms_read;
+    /* Stage timings in milliseconds, for benchmarks (ms_load: 0 when the nets were given). */
+    double ms_decode, ms_load, ms_detect, ms_read;
 } yz_vision_result;
 
 /* Reads the dice in the photo at path. Returns an error only when the photo or the models
