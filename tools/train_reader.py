@@ -46,21 +46,52 @@ CROP = 64  # reader crop; must match vision/pipeline.c
 CROP_SCALE = 1.3  # crop side / die box long side; must match vision/pipeline.c
 
 
+# Shared real-photo sets (../shared/data) whose boxes cover only the pips of the top face, not
+# the whole die (see that folder's README).
+PIP_BOX_SETS = {"matteop65-webcam"}
+SHARED_SET_NAMES = {"matteop65-webcam", "byler-d6"}
+PIP_BOX_TO_DIE = 1.5  # a 4, 5 or 6's pip box long side -> the die's side, read off the photos
+
+
+def held_out(name, index, shared):
+    """The validation split, stable while a set grows: every 7th render by number, every 4th
+    photo of a shared set in sorted order (tools/eval_shared.sh reports on the same photos)."""
+    if shared:
+        return index % 4 == 3
+    return int(name.split("_")[-1].split(".")[0]) % 7 == 6
+
+
 def load_set(root):
+    """[(name, RGB image, [(value, x, y, w, h, top_visible)], held_out)] of one set: a render
+    folder (truth.csv beside the JPEGs, whole-die boxes) or a shared photo set (labels.csv and
+    images/)."""
+    shared = (root / "labels.csv").exists()
     rows = collections.defaultdict(list)
-    with open(root / "truth.csv", newline="") as f:
+    with open(root / ("labels.csv" if shared else "truth.csv"), newline="") as f:
         for row in csv.DictReader(f):
             rows[row["file"]].append(row)
     scenes = []
-    for name in sorted(rows):
-        image = cv2.imread(str(root / name))  # applies EXIF orientation: truth is upright
+    for index, name in enumerate(sorted(rows)):
+        image = cv2.imread(str(root / ("images" if shared else "") / name))  # EXIF applied
         if image is None:
             continue
         image = cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
         dice = [(int(r["value"]), float(r["x"]), float(r["y"]), float(r["w"]), float(r["h"]),
                  r.get("top_visible", "1") == "1") for r in rows[name]]
-        scenes.append((name, image, dice))
+        if root.name in PIP_BOX_SETS:
+            dice = whole_die_boxes(dice)
+        scenes.append((f"{root.name}/{name}", image, dice, held_out(name, index, shared)))
     return scenes
+
+
+def whole_die_boxes(dice):
+    """Pip boxes -> whole-die squares around the top face's centre. The dice in one photo are
+    one size: the side comes from the photo's 4s, 5s and 6s (whose pips span the face), else
+    from its largest box."""
+    spans = [max(w, h) for v, x, y, w, h, _ in dice if v >= 4] or [max(max(d[3], d[4]) for d in dice)]
+    side = PIP_BOX_TO_DIE * float(np.median(spans))
+    return [(v, x + w / 2 - side / 2, y + h / 2 - side / 2, side, side, top)
+            for v, x, y, w, h, top in dice]
 
 
 # ---- detector --------------------------------------------------------------------------------
@@ -253,8 +284,11 @@ def reader_samples(scenes, rng, augment):
             side = max(bw, bh)
             angle = rng.uniform(0, 2 * np.pi)
             off = rng.uniform(0.55, 0.8) * side
-            xs.append(crop(image, x + bw / 2 + off * np.cos(angle), y + bh / 2 + off * np.sin(angle),
-                           side * CROP_SCALE))
+            cx, cy = x + bw / 2 + off * np.cos(angle), y + bh / 2 + off * np.sin(angle)
+            if any(abs(cx - (d[1] + d[3] / 2)) < d[3] / 3 and abs(cy - (d[2] + d[4] / 2)) < d[4] / 3
+                   for d in dice):
+                continue  # near another die's centre (a crowded table): not a negative
+            xs.append(crop(image, cx, cy, side * CROP_SCALE))
             ys.append(0)
         h, w = image.shape[:2]
         for _ in range(3):
@@ -333,7 +367,8 @@ EXPLAINED = 0.5  # ditto
 
 
 def read_photo(det, reader, image, doubt):
-    """What vision/pipeline.c does, up to the verdict: [(score, probabilities, cx, cy)]."""
+    """What vision/pipeline.c does, up to the verdict:
+    [(score, probabilities, cx, cy, unexplained, w, h)]."""
     found = sorted(detect(det, image, doubt), key=lambda f: -f[0])
     kept = []
     for f in found:
@@ -358,39 +393,58 @@ def read_photo(det, reader, image, doubt):
     with torch.no_grad():  # the mean over the crop and its mirror image, as the C side does
         p = (torch.softmax(reader(to_tensor(crops)), 1).numpy() +
              torch.softmax(reader(to_tensor([c[:, ::-1] for c in crops])), 1).numpy()) / 2 if crops else np.zeros((0, 7))
-    return [(f[0], q, f[1], f[2], f[5]) for f, q in zip(kept, p)]
+    return [(f[0], q, f[1], f[2], f[5], f[3], f[4]) for f, q in zip(kept, p)]
+
+
+def matches(read, die):
+    """Either box holds the other's centre, as yardzee eval matches them."""
+    _, _, cx, cy, _, w, h = read
+    value, x, y, dw, dh, _ = die
+    return (x <= cx <= x + dw and y <= cy <= y + dh) or \
+        (abs(x + dw / 2 - cx) <= w / 2 and abs(y + dh / 2 - cy) <= h / 2)
 
 
 def report_val(det, reader, val):
-    """Validation photo by photo as the C side reads them, for a grid of thresholds."""
+    """Validation photo by photo as the C side reads them, for a grid of thresholds: whole
+    five-dice rolls on the renders, single dice (as `--expect any` reads them) on every set."""
     for doubt in (0.2, 0.25, 0.3):
         photos = [(name, dice, read_photo(det, reader, image, doubt)) for name, image, dice in val]
         for die_score in (0.4, 0.5, 0.6):
             for conf in (0.8, 0.9, 0.95, 0.98):
-                five = five_right = wrong_ok = other = other_refused = 0
+                rolls = collections.Counter()
+                per_set = collections.defaultdict(collections.Counter)
                 for name, dice, reads in photos:
-                    dice_found = [r for r in reads if r[4] or r[0] >= die_score or r[1].argmax() > 0]
+                    found = [r for r in reads if r[4] or r[0] >= die_score or r[1].argmax() > 0]
                     certain = [r[0] >= die_score and r[1].argmax() > 0 and r[1].max() >= conf and not r[4]
-                               for r in dice_found]
-                    ok = len(dice_found) == 5 and all(certain)
-                    right = len(dice) == 5 and all(d[5] for d in dice)
-                    if ok and right:  # each die read matches the labelled die it lies on
-                        matched = set()
-                        for r in dice_found:
-                            on = [i for i, d in enumerate(dice) if d[1] <= r[2] <= d[1] + d[3] and
-                                  d[2] <= r[3] <= d[2] + d[4] and i not in matched]
-                            on.sort(key=lambda i: np.hypot(r[2] - dice[i][1] - dice[i][3] / 2,
-                                                           r[3] - dice[i][2] - dice[i][4] / 2))
-                            right = right and bool(on) and dice[on[0]][0] == int(r[1].argmax())
-                            matched.update(on[:1])
-                    five += len(dice) == 5
-                    five_right += ok and right
-                    wrong_ok += ok and not right
-                    other += len(dice) != 5
-                    other_refused += len(dice) != 5 and not ok
-                print(f"die {die_score} doubt {doubt} conf {conf}: five-dice right {five_right}/{five}, "
-                      f"4/6 refused {other_refused}/{other}, wrong ok {wrong_ok}")
+                               for r in found]
+                    all_right = True
+                    counts = per_set[name.split("/")[0]]
+                    for die in dice:
+                        on = [(r, c) for r, c in zip(found, certain) if matches(r, die)]
+                        on.sort(key=lambda rc: np.hypot(rc[0][2] - die[1] - die[3] / 2,
+                                                        rc[0][3] - die[2] - die[4] / 2))
+                        value = int(on[0][0][1].argmax()) if on and on[0][1] else 0
+                        counts["dice"] += die[5]
+                        counts["right"] += die[5] and value == die[0]
+                        counts["wrong_sure"] += value > 0 and value != (die[0] if die[5] else 0)
+                        all_right = all_right and value == (die[0] if die[5] else 0)
+                    if name.split("/")[0] in SHARED_SET_NAMES:
+                        continue
+                    ok = len(found) == 5 and all(certain)
+                    five = len(dice) == 5 and all(d[5] for d in dice)
+                    rolls["five"] += five
+                    rolls["five_right"] += ok and five and all_right
+                    rolls["wrong_ok"] += ok and not (five and all_right)
+                    rolls["other"] += not five
+                    rolls["other_refused"] += not five and not ok
+                dice_report = ", ".join(f"{k} {c['right']}/{c['dice']} ({c['wrong_sure']} wrong)"
+                                        for k, c in sorted(per_set.items()))
+                print(f"die {die_score} doubt {doubt} conf {conf}: renders: five-dice right "
+                      f"{rolls['five_right']}/{rolls['five']}, others refused {rolls['other_refused']}/"
+                      f"{rolls['other']}, wrong ok {rolls['wrong_ok']}; dice: {dice_report}", flush=True)
     for name, dice, reads in photos:
+        if name.split("/")[0] in SHARED_SET_NAMES:
+            continue  # the render lines are the ones to read by eye
         got = sorted((round(r[2]), int(r[1].argmax()), round(float(r[1].max()), 2), round(r[0], 2), r[4]) for r in reads)
         want = sorted((round(d[1] + d[3] / 2), d[0] if d[5] else 0) for d in dice)
         print(f"  {name}: want {want}\n      got {got}")
@@ -398,7 +452,8 @@ def report_val(det, reader, val):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("train", type=pathlib.Path)
+    parser.add_argument("train", type=pathlib.Path, nargs="+",
+                        help="render folders (truth.csv) and shared photo sets (labels.csv)")
     parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path("models"))
     parser.add_argument("--det-epochs", type=int, default=40)
     parser.add_argument("--reader-epochs", type=int, default=40)
@@ -412,11 +467,9 @@ def main():
     random.seed(1)
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(1)
-    scenes = load_set(args.train)
-    # Every 7th scene by number is held out: stable while the set grows.
-    held_out = [int(name.split("_")[-1].split(".")[0]) % 7 == 6 for name, _, _ in scenes]
-    train = [s for s, h in zip(scenes, held_out) if not h]
-    val = [s for s, h in zip(scenes, held_out) if h]
+    scenes = [scene for root in args.train for scene in load_set(root)]
+    train = [scene[:3] for scene in scenes if not scene[3]]
+    val = [scene[:3] for scene in scenes if scene[3]]
     print(f"{len(train)} training scenes, {len(val)} validation scenes", flush=True)
     args.out.mkdir(exist_ok=True)
     started = time.time()
