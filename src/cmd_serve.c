@@ -26,11 +26,13 @@ static const char serve_help[] =
     "Serves a page for phones on the local network: take a photo of the dice, see the roll\n"
     "and the advice, record throws and scores in the game file (`yardzee game new` starts one).\n"
     "Prints the address, a QR code of it and a join code: changing the game needs the code.\n"
-    "--port 0 picks a free port. Default bind 0.0.0.0 (every interface). Ctrl-C stops it.\n";
+    "--port 0 picks a free port. --bind takes an IPv4 address of this machine (default\n"
+    "0.0.0.0, every interface; IPv6 is not supported). Ctrl-C stops it.\n";
 
 typedef struct {
     int port;
     const char *bind, *rules, *game;
+    struct in_addr bind_address;
 } serve_args;
 
 static int parse_serve_args(int argc, char **argv, serve_args *args)
@@ -73,6 +75,11 @@ static int parse_serve_args(int argc, char **argv, serve_args *args)
     }
     if (optind < argc)
         return yz_cli_fail(YZ_EXIT_USAGE, "serve: unexpected argument '%s'", argv[optind]);
+    if (inet_pton(AF_INET, args->bind, &args->bind_address) != 1)
+        return yz_cli_fail(YZ_EXIT_USAGE,
+                           "--bind: '%s' is not an IPv4 address like 192.168.1.20 (IPv6 is not "
+                           "supported)",
+                           args->bind);
     return YZ_EXIT_OK;
 }
 
@@ -166,8 +173,7 @@ static int run(const serve_args *args, yz_serve *server)
     struct sockaddr_in address = {0};
     address.sin_family = AF_INET;
     address.sin_port = htons((uint16_t)args->port);
-    if (inet_pton(AF_INET, args->bind, &address.sin_addr) != 1)
-        return yz_cli_fail(YZ_EXIT_USAGE, "--bind: '%s' is not an IPv4 address", args->bind);
+    address.sin_addr = args->bind_address;
 
     /* SIGINT and SIGTERM wait for sigwait below; the server's threads inherit the mask. */
     sigset_t stop_signals;

@@ -117,5 +117,11 @@ wait "$server_pid"
 expect_true "the server stops cleanly on SIGTERM" test $? -eq 0
 server_pid=""
 expect_true "and removes its photo folder" test -z "$(ls -d "$tmp"/yardzee-serve-* 2>/dev/null)"
+
+# --bind takes IPv4 addresses only; anything else is one line and exit 2, before any work.
+check "--bind an IPv6 address" 2 "^yardzee: --bind: '::1' is not an IPv4 address.*IPv6 is not supported" -- serve --bind ::1
+check "--bind a bad address" 2 "^yardzee: --bind: '300.1.2.3' is not an IPv4 address" -- serve --bind 300.1.2.3 --port 0
+check "--bind an address of another machine" 1 "^yardzee: 192.0.2.7:0: cannot listen there" -- serve --bind 192.0.2.7 --port 0
+check "the help says IPv4 only" 0 "IPv6 is not supported" -- serve --help
 [ "$failed" -eq 0 ] || sed 's/^/  server: /' serve.err | head -20
 finish
