@@ -13,7 +13,8 @@
  *   POST /api/game/undo
  *
  * Every error is a 4xx or 5xx with {"error": "..."}. A request that changes the game must carry
- * the join code (X-Join-Code header or ?code=); it is checked before the body is read. */
+ * the join code (X-Join-Code header or ?code=); it is checked before the body is read. A body
+ * must arrive whole within the server's request timeout. */
 #include <ctype.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -21,6 +22,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "game_file.h"
@@ -58,6 +60,7 @@ static const struct {
 /* One request: its route and its body as it arrives. */
 typedef struct {
     size_t route_index;
+    struct timespec started;        /* when its headers were in */
     struct MHD_PostProcessor *form; /* multipart/form-data: the body is its "photo" field */
     char *body;
     size_t len, cap;
@@ -501,6 +504,13 @@ static void append_body(request *req, const char *data, size_t size)
     req->len += size;
 }
 
+static double seconds_since(const struct timespec *start)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
 /* The form's "photo" field is the photo; other fields are ignored. */
 static enum MHD_Result form_field(void *cls, enum MHD_ValueKind kind, const char *key,
                                   const char *filename, const char *content_type,
@@ -536,6 +546,7 @@ static enum MHD_Result start_request(yz_serve *server, struct MHD_Connection *co
     request *req = calloc(1, sizeof *req);
     if (!req) return MHD_NO;
     req->route_index = i;
+    clock_gettime(CLOCK_MONOTONIC, &req->started);
     *request_state = req;
     const char *type = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Type");
     if (routes[i].max_body == YZ_SERVE_MAX_PHOTO_BYTES && type &&
@@ -554,6 +565,9 @@ enum MHD_Result yz_serve_handle(void *cls, struct MHD_Connection *connection, co
     request *req = *request_state;
     if (!req) return start_request(server, connection, url, method, request_state);
     if (*upload_data_size) {
+        /* MHD's timeout closes only idle connections, so a body trickled a byte at a time could
+         * hold one forever. MHD cannot answer while a body is still coming: drop it. */
+        if (seconds_since(&req->started) > server->request_timeout) return MHD_NO;
         if (!req->form)
             append_body(req, upload_data, *upload_data_size);
         else if (MHD_post_process(req->form, upload_data, *upload_data_size) != MHD_YES)
