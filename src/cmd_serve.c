@@ -250,9 +250,11 @@ int yz_cmd_serve(int argc, char **argv)
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         pthread_mutex_init(&server->game_lock, NULL);
         pthread_mutex_init(&server->reads_lock, NULL);
+        pthread_mutex_init(&server->buffers_lock, NULL);
         sem_init(&server->readers, 0, cores > 0 ? (unsigned)cores : 2);
         code = run(&args, server);
         sem_destroy(&server->readers);
+        pthread_mutex_destroy(&server->buffers_lock);
         pthread_mutex_destroy(&server->reads_lock);
         pthread_mutex_destroy(&server->game_lock);
         remove_photo_dir(server->photo_dir);

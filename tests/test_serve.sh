@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end tests of `yardzee serve` over loopback with curl: the page, reading photos and the
-# upload limits, game moves that need the join code, 50 reads at once, a body trickled a byte a
-# second (serve_limits.py, raw sockets) and --bind. With chromium installed, also a headless
-# screenshot of the page (build/serve-page.png, to look at).
+# upload limits, game moves that need the join code, 50 reads at once; with raw sockets
+# (serve_limits.py) the memory all uploads share and a body trickled a byte a second; --bind.
+# With chromium installed, also a headless screenshot of the page (build/serve-page.png).
 # usage: test_serve.sh YARDZEE_BINARY SAMPLES_DIR
 set -u
 yardzee=$(realpath "$1")
@@ -113,6 +113,11 @@ if command -v chromium >/dev/null; then
         --virtual-time-budget=4000 --screenshot="$shot" "$url" >/dev/null 2>&1
     expect_true "a headless browser renders the page ($shot)" test -s "$shot"
 fi
+
+# Bodies held in memory share 96 MB: more is refused with 503 and comes back when they close.
+port=${url##*:}
+expect_true "uploads share 96 MB: 503 when it is spent, and it comes back" \
+    python3 "$here/serve_limits.py" memory "${port%/}" "$samples/lawn/lawn_004.jpg"
 
 kill "$server_pid"
 wait "$server_pid"
