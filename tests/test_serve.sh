@@ -2,7 +2,7 @@
 # End-to-end tests of `yardzee serve` over loopback with curl: the page, reading photos and the
 # upload limits, game moves that need the join code, 50 reads at once; with raw sockets
 # (serve_limits.py) the memory all uploads share and a body trickled a byte a second; --bind.
-# With chromium installed, also a headless screenshot of the page (build/serve-page.png).
+# The page in a headless browser, and its screenshot, is test_serve_e2e.py.
 # usage: test_serve.sh YARDZEE_BINARY SAMPLES_DIR
 set -u
 yardzee=$(realpath "$1")
@@ -105,14 +105,6 @@ expect_true "50 reads at once are all answered" test "$(grep -c '^200$' statuses
 expect_true "the server is still running" kill -0 "$server_pid"
 http "and still answers" 200 '"turn":"Ann"' -- "${url}api/game"
 expect_true "reads leave the game file as it was" test "$(sha1sum g.json)" = "$before"
-
-if command -v chromium >/dev/null; then
-    shot="$(dirname "$yardzee")/serve-page.png"
-    rm -f "$shot"
-    timeout 60 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=420,1400 \
-        --virtual-time-budget=4000 --screenshot="$shot" "$url" >/dev/null 2>&1
-    expect_true "a headless browser renders the page ($shot)" test -s "$shot"
-fi
 
 # Bodies held in memory share 96 MB: more is refused with 503 and comes back when they close.
 port=${url##*:}
