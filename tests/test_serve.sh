@@ -132,6 +132,7 @@ expect_true "a body trickled a byte a second is dropped after --request-timeout 
 http "a photo sent at once is read all the same" 200 '"status":"ok"' -- --data-binary @"$samples/lawn/lawn_004.jpg" "${url}api/read"
 kill "$server_pid"
 wait "$server_pid"
+expect_true "that server too stops cleanly (under ASan: nothing leaked)" test $? -eq 0
 server_pid=""
 
 # --bind takes IPv4 addresses only; anything else is one line and exit 2, before any work.
