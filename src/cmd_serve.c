@@ -23,23 +23,32 @@
 
 static const char serve_help[] =
     "usage: yardzee serve [--port 8080] [--bind ADDR] [--rules P] [--game GAME.json]\n"
+    "                     [--request-timeout 60]\n"
     "Serves a page for phones on the local network: take a photo of the dice, see the roll\n"
     "and the advice, record throws and scores in the game file (`yardzee game new` starts one).\n"
     "Prints the address, a QR code of it and a join code: changing the game needs the code.\n"
-    "--port 0 picks a free port. Default bind 0.0.0.0 (every interface). Ctrl-C stops it.\n";
+    "--port 0 picks a free port. --bind takes an IPv4 address of this machine (default\n"
+    "0.0.0.0, every interface; IPv6 is not supported). --request-timeout S drops a request\n"
+    "whose body has not arrived whole S seconds after its headers. Ctrl-C stops it.\n";
 
 typedef struct {
     int port;
+    unsigned request_timeout;
     const char *bind, *rules, *game;
+    struct in_addr bind_address;
 } serve_args;
 
 static int parse_serve_args(int argc, char **argv, serve_args *args)
 {
-    static const struct option long_options[] = {
-        {"port", required_argument, NULL, 'p'},  {"bind", required_argument, NULL, 'b'},
-        {"rules", required_argument, NULL, 'R'}, {"game", required_argument, NULL, 'g'},
-        {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
+    static const struct option long_options[] = {{"port", required_argument, NULL, 'p'},
+                                                 {"bind", required_argument, NULL, 'b'},
+                                                 {"rules", required_argument, NULL, 'R'},
+                                                 {"game", required_argument, NULL, 'g'},
+                                                 {"request-timeout", required_argument, NULL, 't'},
+                                                 {"help", no_argument, NULL, 'h'},
+                                                 {NULL, 0, NULL, 0}};
     args->port = 8080;
+    args->request_timeout = YZ_SERVE_REQUEST_TIMEOUT_SECONDS;
     args->bind = "0.0.0.0";
     args->rules = args->game = NULL;
     optind = 1;
@@ -56,6 +65,14 @@ static int parse_serve_args(int argc, char **argv, serve_args *args)
         case 'b':
             args->bind = optarg;
             break;
+        case 't': {
+            long seconds = strtol(optarg, &end, 10);
+            if (*optarg == '\0' || *end != '\0' || seconds < 1 || seconds > 3600)
+                return yz_cli_fail(YZ_EXIT_USAGE, "--request-timeout: '%s' is not 1-3600 seconds",
+                                   optarg);
+            args->request_timeout = (unsigned)seconds;
+            break;
+        }
         case 'R':
             args->rules = optarg;
             break;
@@ -73,6 +90,11 @@ static int parse_serve_args(int argc, char **argv, serve_args *args)
     }
     if (optind < argc)
         return yz_cli_fail(YZ_EXIT_USAGE, "serve: unexpected argument '%s'", argv[optind]);
+    if (inet_pton(AF_INET, args->bind, &args->bind_address) != 1)
+        return yz_cli_fail(YZ_EXIT_USAGE,
+                           "--bind: '%s' is not an IPv4 address like 192.168.1.20 (IPv6 is not "
+                           "supported)",
+                           args->bind);
     return YZ_EXIT_OK;
 }
 
@@ -166,8 +188,7 @@ static int run(const serve_args *args, yz_serve *server)
     struct sockaddr_in address = {0};
     address.sin_family = AF_INET;
     address.sin_port = htons((uint16_t)args->port);
-    if (inet_pton(AF_INET, args->bind, &address.sin_addr) != 1)
-        return yz_cli_fail(YZ_EXIT_USAGE, "--bind: '%s' is not an IPv4 address", args->bind);
+    address.sin_addr = args->bind_address;
 
     /* SIGINT and SIGTERM wait for sigwait below; the server's threads inherit the mask. */
     sigset_t stop_signals;
@@ -214,6 +235,7 @@ int yz_cmd_serve(int argc, char **argv)
     yz_serve *server = calloc(1, sizeof *server);
     if (!server) return yz_cli_fail(YZ_EXIT_INTERNAL, "out of memory");
     server->game_path = args.game;
+    server->request_timeout = args.request_timeout;
     code = choose_profile(&args, server);
     if (code == YZ_EXIT_OK) code = make_join_code(server->join_code);
     if (code == YZ_EXIT_OK && !(server->strategy = yz_cli_strategy(server->profile)))
@@ -228,9 +250,11 @@ int yz_cmd_serve(int argc, char **argv)
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         pthread_mutex_init(&server->game_lock, NULL);
         pthread_mutex_init(&server->reads_lock, NULL);
+        pthread_mutex_init(&server->buffers_lock, NULL);
         sem_init(&server->readers, 0, cores > 0 ? (unsigned)cores : 2);
         code = run(&args, server);
         sem_destroy(&server->readers);
+        pthread_mutex_destroy(&server->buffers_lock);
         pthread_mutex_destroy(&server->reads_lock);
         pthread_mutex_destroy(&server->game_lock);
         remove_photo_dir(server->photo_dir);

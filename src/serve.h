@@ -10,6 +10,10 @@
 
 #define YZ_SERVE_MAX_PHOTO_BYTES (30u * 1024u * 1024u) /* a 12 MP JPEG is 3-8 MB */
 #define YZ_SERVE_MAX_JSON_BYTES (64u * 1024u)
+/* Request bodies held in memory at once, over all connections: three photos at the size limit,
+ * or a dozen or more phone photos. The connection limit times the photo limit would be ~1 GB. */
+#define YZ_SERVE_MAX_BUFFERED_BYTES (96u * 1024u * 1024u)
+#define YZ_SERVE_REQUEST_TIMEOUT_SECONDS 60 /* default of --request-timeout */
 #define YZ_SERVE_N_KEPT_READS 16 /* annotated photos kept for GET /api/annotated/ID.png */
 #define YZ_SERVE_CODE_LEN 6
 
@@ -30,7 +34,10 @@ typedef struct {
     pthread_mutex_t reads_lock; /* next_id and reads[] */
     unsigned next_id;
     yz_serve_read reads[YZ_SERVE_N_KEPT_READS];
-    sem_t readers; /* photo readings at once: one per core */
+    sem_t readers;                /* photo readings at once: one per core */
+    unsigned request_timeout;     /* seconds a request may take to arrive whole */
+    pthread_mutex_t buffers_lock; /* buffered_bytes */
+    size_t buffered_bytes;        /* request bodies in memory now, at most MAX_BUFFERED_BYTES */
 } yz_serve;
 
 /* The libmicrohttpd access handler (cls is the yz_serve) and its completion callback. */

@@ -13,7 +13,9 @@
  *   POST /api/game/undo
  *
  * Every error is a 4xx or 5xx with {"error": "..."}. A request that changes the game must carry
- * the join code (X-Join-Code header or ?code=); it is checked before the body is read. */
+ * the join code (X-Join-Code header or ?code=); it is checked before the body is read. Bodies
+ * held in memory share one budget (503 when it is spent), and a body must arrive whole within
+ * the server's request timeout. */
 #include <ctype.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -21,6 +23,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "game_file.h"
@@ -57,11 +60,14 @@ static const struct {
 
 /* One request: its route and its body as it arrives. */
 typedef struct {
+    yz_serve *server;
     size_t route_index;
+    struct timespec started;        /* when its headers were in */
     struct MHD_PostProcessor *form; /* multipart/form-data: the body is its "photo" field */
     char *body;
-    size_t len, cap;
-    int too_big; /* more than max_body arrived: the rest is dropped, the answer is 413 */
+    size_t len, cap; /* cap bytes are counted in server->buffered_bytes */
+    int too_big;     /* more than max_body arrived: the rest is dropped, the answer is 413 */
+    int no_memory;   /* the server's buffer budget was spent: the rest is dropped, 503 */
     int broken_form;
 } request;
 
@@ -478,10 +484,41 @@ static int route_matches(size_t i, const char *url)
     return strcmp(url, routes[i].url) == 0;
 }
 
+/* Takes bytes out of the budget that all connections' bodies share; 0 when too few are left. */
+static int take_buffer_bytes(yz_serve *server, size_t bytes)
+{
+    pthread_mutex_lock(&server->buffers_lock);
+    int ok = bytes <= YZ_SERVE_MAX_BUFFERED_BYTES - server->buffered_bytes;
+    if (ok) server->buffered_bytes += bytes;
+    pthread_mutex_unlock(&server->buffers_lock);
+    return ok;
+}
+
+static void give_buffer_bytes(yz_serve *server, size_t bytes)
+{
+    pthread_mutex_lock(&server->buffers_lock);
+    server->buffered_bytes -= bytes;
+    pthread_mutex_unlock(&server->buffers_lock);
+}
+
+/* Grows the body's buffer to cap bytes, within the shared budget. */
+static int grow_body(request *req, size_t cap)
+{
+    if (!take_buffer_bytes(req->server, cap - req->cap)) return 0;
+    char *grown = realloc(req->body, cap);
+    if (!grown) { /* memory is the limit that was hit: answered as the budget being spent */
+        give_buffer_bytes(req->server, cap - req->cap);
+        return 0;
+    }
+    req->body = grown, req->cap = cap;
+    return 1;
+}
+
 static void append_body(request *req, const char *data, size_t size)
 {
     size_t max_body = routes[req->route_index].max_body;
-    if (req->too_big || size > max_body - req->len) {
+    if (req->too_big || req->no_memory) return;
+    if (size > max_body - req->len) {
         req->too_big = 1;
         return;
     }
@@ -490,15 +527,20 @@ static void append_body(request *req, const char *data, size_t size)
         while (cap < req->len + size)
             cap *= 2;
         if (cap > max_body) cap = max_body;
-        char *grown = realloc(req->body, cap);
-        if (!grown) {
-            req->too_big = 1; /* answered as too large: memory is the limit that was hit */
+        if (!grow_body(req, cap)) {
+            req->no_memory = 1;
             return;
         }
-        req->body = grown, req->cap = cap;
     }
     memcpy(req->body + req->len, data, size);
     req->len += size;
+}
+
+static double seconds_since(const struct timespec *start)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
 }
 
 /* The form's "photo" field is the photo; other fields are ignored. */
@@ -530,13 +572,21 @@ static enum MHD_Result start_request(yz_serve *server, struct MHD_Connection *co
         return respond_error(connection, MHD_HTTP_FORBIDDEN,
                              "the join code is missing or wrong: the game was not changed");
     const char *length = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Length");
-    if (length && strtoull(length, NULL, 10) > routes[i].max_body)
+    unsigned long long declared = length ? strtoull(length, NULL, 10) : 0;
+    if (declared > routes[i].max_body)
         return respond_error(connection, MHD_HTTP_CONTENT_TOO_LARGE,
                              "the body is larger than %zu bytes", routes[i].max_body);
     request *req = calloc(1, sizeof *req);
     if (!req) return MHD_NO;
+    req->server = server;
     req->route_index = i;
+    clock_gettime(CLOCK_MONOTONIC, &req->started);
     *request_state = req;
+    /* A body of known length is given its memory now, so a full budget is answered before
+     * the client sends it (MHD cannot answer in the middle of a body). */
+    if (declared > 0 && !grow_body(req, (size_t)declared))
+        return respond_error(connection, MHD_HTTP_SERVICE_UNAVAILABLE,
+                             "the server is busy with other uploads: try again in a moment");
     const char *type = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Type");
     if (routes[i].max_body == YZ_SERVE_MAX_PHOTO_BYTES && type &&
         strncasecmp(type, "multipart/form-data", strlen("multipart/form-data")) == 0 &&
@@ -554,6 +604,9 @@ enum MHD_Result yz_serve_handle(void *cls, struct MHD_Connection *connection, co
     request *req = *request_state;
     if (!req) return start_request(server, connection, url, method, request_state);
     if (*upload_data_size) {
+        /* MHD's timeout closes only idle connections, so a body trickled a byte at a time could
+         * hold one forever. MHD cannot answer while a body is still coming: drop it. */
+        if (seconds_since(&req->started) > server->request_timeout) return MHD_NO;
         if (!req->form)
             append_body(req, upload_data, *upload_data_size);
         else if (MHD_post_process(req->form, upload_data, *upload_data_size) != MHD_YES)
@@ -565,6 +618,9 @@ enum MHD_Result yz_serve_handle(void *cls, struct MHD_Connection *connection, co
         return respond_error(connection, MHD_HTTP_CONTENT_TOO_LARGE,
                              "the body is larger than %zu bytes",
                              routes[req->route_index].max_body);
+    if (req->no_memory)
+        return respond_error(connection, MHD_HTTP_SERVICE_UNAVAILABLE,
+                             "the server is busy with other uploads: try again in a moment");
     if (req->broken_form)
         return respond_error(connection, MHD_HTTP_BAD_REQUEST, "a broken multipart/form-data body");
     route route = routes[req->route_index].route;
@@ -592,6 +648,7 @@ void yz_serve_request_done(void *cls, struct MHD_Connection *connection, void **
     (void)cls, (void)connection, (void)code;
     request *req = *request_state;
     if (req && req->form) MHD_destroy_post_processor(req->form);
+    if (req) give_buffer_bytes(req->server, req->cap);
     if (req) free(req->body);
     free(req);
     *request_state = NULL;
