@@ -251,8 +251,10 @@ int yz_cmd_serve(int argc, char **argv)
         pthread_mutex_init(&server->game_lock, NULL);
         pthread_mutex_init(&server->reads_lock, NULL);
         pthread_mutex_init(&server->buffers_lock, NULL);
-        sem_init(&server->readers, 0, cores > 0 ? (unsigned)cores : 2);
+        if (cores < 1) cores = 2;
+        sem_init(&server->readers, 0, (unsigned)(cores < YZ_SERVE_MAX_READERS ? cores : YZ_SERVE_MAX_READERS));
         code = run(&args, server);
+        while (server->n_idle_nets) yz_vision_nets_free(server->idle_nets[--server->n_idle_nets]);
         sem_destroy(&server->readers);
         pthread_mutex_destroy(&server->buffers_lock);
         pthread_mutex_destroy(&server->reads_lock);

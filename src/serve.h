@@ -15,6 +15,7 @@
 #define YZ_SERVE_MAX_BUFFERED_BYTES (96u * 1024u * 1024u)
 #define YZ_SERVE_REQUEST_TIMEOUT_SECONDS 60 /* default of --request-timeout */
 #define YZ_SERVE_N_KEPT_READS 16 /* annotated photos kept for GET /api/annotated/ID.png */
+#define YZ_SERVE_MAX_READERS 8   /* photo readings at once: one per core, at most this */
 #define YZ_SERVE_CODE_LEN 6
 
 /* One photo read by POST /api/read or /api/verify: its id names the annotated PNG. */
@@ -35,6 +36,10 @@ typedef struct {
     unsigned next_id;
     yz_serve_read reads[YZ_SERVE_N_KEPT_READS];
     sem_t readers;                /* photo readings at once: one per core */
+    /* Loaded nets not in use (under reads_lock): a reading takes one, or loads one when none is
+     * idle, and gives it back; there are never more sets than readings at once. */
+    yz_vision_nets *idle_nets[YZ_SERVE_MAX_READERS];
+    int n_idle_nets;
     unsigned request_timeout;     /* seconds a request may take to arrive whole */
     pthread_mutex_t buffers_lock; /* buffered_bytes */
     size_t buffered_bytes;        /* request bodies in memory now, at most MAX_BUFFERED_BYTES */

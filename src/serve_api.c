@@ -159,12 +159,23 @@ static unsigned read_upload(yz_serve *server, const request *req, yz_vision_resu
     yz_vision_options options = yz_vision_default_options();
     yz_vision_photo photo;
     yz_vision_error err = {YZ_VISION_OK, ""};
-    yz_vision_status status = yz_vision_load_memory((const uint8_t *)req->body, req->len, name,
-                                                    options.max_long_side, &photo, &err);
+    pthread_mutex_lock(&server->reads_lock);
+    options.nets = server->n_idle_nets ? server->idle_nets[--server->n_idle_nets] : NULL;
+    pthread_mutex_unlock(&server->reads_lock);
+    yz_vision_status status = options.nets ? YZ_VISION_OK
+                                           : yz_vision_nets_load(NULL, &options.nets, &err);
+    if (status == YZ_VISION_OK)
+        status = yz_vision_load_memory((const uint8_t *)req->body, req->len, name,
+                                       options.max_long_side, &photo, &err);
     if (status == YZ_VISION_OK) {
         status = yz_vision_read_photo(&photo, &options, result, &err);
         if (status == YZ_VISION_OK) status = yz_vision_annotate(&photo, result, path, &err);
         yz_vision_photo_free(&photo);
+    }
+    if (options.nets) { /* the semaphore keeps the sets at most YZ_SERVE_MAX_READERS */
+        pthread_mutex_lock(&server->reads_lock);
+        server->idle_nets[server->n_idle_nets++] = options.nets;
+        pthread_mutex_unlock(&server->reads_lock);
     }
     sem_post(&server->readers);
     if (status != YZ_VISION_OK) {
