@@ -36,14 +36,22 @@ http() {
     fi
 }
 
+# start_server OUT [SERVE_OPTIONS...]: a server on a free loopback port, its stdout in OUT;
+# sets server_pid and url once it has printed its join code.
+start_server() {
+    local out="$1"
+    shift
+    TMPDIR="$tmp" "$yardzee" serve --bind 127.0.0.1 --port 0 "$@" >"$out" 2>>serve.err &
+    server_pid=$!
+    for _ in $(seq 300); do
+        grep -q '^Join code: ' "$out" && break
+        sleep 0.2
+    done
+    url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$out" | head -1)
+}
+
 "$yardzee" game new --players Ann,Bob --file g.json >/dev/null
-TMPDIR="$tmp" "$yardzee" serve --bind 127.0.0.1 --port 0 --game g.json >serve.out 2>serve.err &
-server_pid=$!
-for _ in $(seq 300); do
-    grep -q '^Join code: ' serve.out && break
-    sleep 0.2
-done
-url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' serve.out | head -1)
+start_server serve.out --game g.json
 code=$(sed -n 's/^Join code: \([A-Z0-9]\{6\}\) .*/\1/p' serve.out)
 expect_true "the server prints its address and a join code" test -n "$url" -a -n "$code"
 [ -n "$url" ] && [ -n "$code" ] || { cat serve.out serve.err; finish; }
@@ -119,13 +127,7 @@ expect_true "and removes its photo folder" test -z "$(ls -d "$tmp"/yardzee-serve
 
 # A body trickled a byte a second is dropped once --request-timeout has passed (MHD's own
 # timeout closes only idle connections); a photo sent at once is not cut short.
-TMPDIR="$tmp" "$yardzee" serve --bind 127.0.0.1 --port 0 --request-timeout 2 >serve2.out 2>>serve.err &
-server_pid=$!
-for _ in $(seq 300); do
-    grep -q '^Join code: ' serve2.out && break
-    sleep 0.2
-done
-url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' serve2.out | head -1)
+start_server serve2.out --request-timeout 2
 port=${url##*:}
 expect_true "a body trickled a byte a second is dropped after --request-timeout 2" \
     python3 "$here/serve_limits.py" trickle "${port%/}"
