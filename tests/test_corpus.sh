@@ -201,7 +201,7 @@ TABLE
 
 # The same dice at the same upright coordinates, however the pixels were stored. JPEG loses a
 # little differently each way round, so a box may move by a pixel or two (a wrong turn moves
-# it by tens); the dice's values may differ in certainty, so only the boxes are compared.
+# it by tens).
 boxes_of() { # FILE: "x y w h" of each die, one a line
     "$yardzee" read --json --expect any "$corpus/$1" 2>/dev/null |
         grep -o '"box": \[[0-9, ]*\]' | tr -dc '0-9 ,\n' | tr ',' ' ' | tr -s ' ' | sed 's/^ //'
@@ -230,6 +230,17 @@ same_boxes() { # NAME TOLERANCE REFERENCE FILES...
     done
 }
 same_boxes "EXIF orientations" 2 exif_orientation_1.jpg exif_orientation_{2..8}.jpg
+# ... and the same roll, read with confidence: lawn_000's truth, 5 1 3 1 3 from the left.
+for orientation in 1 2 3 4 5 6 7 8; do
+    roll=$("$yardzee" read --json "$corpus/exif_orientation_$orientation.jpg" 2>/dev/null |
+        grep -o '"roll": \[[0-9, ]*\]')
+    if [ "$roll" = '"roll": [5, 1, 3, 1, 3]' ]; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "FAIL: EXIF orientation $orientation reads ${roll:-no roll}, not [5, 1, 3, 1, 3]"
+    fi
+done
 # The same JPEG bytes with a broken APP1 in front: exactly the same pixels, the same boxes.
 same_boxes "broken EXIF is ignored" 0 ok_scene.jpg $(cd "$corpus" && echo exif_malformed_*.jpg)
 

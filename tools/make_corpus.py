@@ -345,14 +345,15 @@ def image_files():
     files["odd_cmyk_adobe.jpg"] = cmyk_jpeg(small)
     files["odd_progressive.jpg"] = jpeg(small, 80, progressive=True)
 
-    # One upright photo (samples/lawn/lawn_000.jpg made small), stored turned as each EXIF
-    # Orientation says, 1..8. JPEG loses a little differently each way round, so the reader
-    # may see the same dice a pixel apart.
+    # One upright photo (samples/lawn/lawn_000.jpg at half size, its shape kept: the dice as
+    # the detector sees them in the full photo), stored turned as each EXIF Orientation says,
+    # 1..8. JPEG loses a little differently each way round, so the reader may see the same
+    # dice a pixel apart.
     lawn = cv2.imread(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "samples",
                                    "lawn", "lawn_000.jpg"))
-    upright = cv2.resize(lawn, (320, 240), interpolation=cv2.INTER_AREA)
+    upright = cv2.resize(lawn, (lawn.shape[1] // 2, lawn.shape[0] // 2), interpolation=cv2.INTER_AREA)
     for orientation in range(1, 9):
-        stored = jpeg(jpeg_exif.to_stored(upright, orientation), 60)
+        stored = jpeg(jpeg_exif.to_stored(upright, orientation), 75)
         files[f"exif_orientation_{orientation}.jpg"] = with_app1(
             stored, jpeg_exif.exif_segment(orientation, big_endian=orientation % 2 == 0))
     # Broken EXIF blocks on ok_scene.jpg's pixels: ignored, so its dice are where they were.

@@ -9,22 +9,29 @@
                                die), 1..6 = the value of the TOP face. The side faces show pips
                                too; the net learns from the labels which face counts.
 
-The training set is rendered by the same renderer as samples/lawn but from other seeds;
-samples/lawn is the evaluation set and is never read here.
+Training data: scenes rendered by the same renderer as samples/lawn but from other seeds
+(samples/lawn is the evaluation set and is never read here), and the two real photo sets in
+../shared/data (webcam dice on a desk; trays of small dice of every colour), whose labels are
+turned into whole-die boxes (load_set). Held out for validation: every 7th render by number
+(t2_006, t2_013, ...) and every 4th photo of each shared set by name; tools/eval_shared.sh
+measures the C reader on those same shared photos.
 
-  nice -n 5 /usr/bin/python3 tools/render_scenes.py --out /tmp/yz-train --count 165 \
-      --seed 1000 --long-side 640          # one scene every ~7 s on a free core
-  /usr/bin/python3 tools/train_reader.py /tmp/yz-train --only detector --det-epochs 40 --threads 1
-  /usr/bin/python3 tools/train_reader.py /tmp/yz-train --only reader --reader-epochs 80 --threads 1
-  /usr/bin/python3 tools/train_reader.py /tmp/yz-train --only report   # validation
+  R="nice -n 5 /usr/bin/python3 tools/render_scenes.py --long-side 640"   # ~4-8 s a scene
+  $R --out /tmp/yz-train  --count 165 --seed 1000
+  $R --out /tmp/yz-train2 --count 126 --seed 7000  --prefix t2_
+  $R --out /tmp/yz-train3 --count 475 --seed 9000  --prefix t3_
+  $R --out /tmp/yz-train4 --count 327 --seed 11000 --prefix t4_
+  SETS="/tmp/yz-train /tmp/yz-train2 /tmp/yz-train3 /tmp/yz-train4 \
+        ../shared/data/matteop65-webcam ../shared/data/byler-d6"
+  /usr/bin/python3 tools/train_reader.py $SETS --only detector --det-epochs 15 --threads 1 &
+  /usr/bin/python3 tools/train_reader.py $SETS --only reader --reader-epochs 25 --threads 1 &
+  wait; /usr/bin/python3 tools/train_reader.py $SETS --only report   # validation
 
-The committed models came from exactly these commands (165 scenes: 142 to train, 23 held out;
-about 11 and 9 minutes on one busy core). Each run seeds torch and numpy the same way, so it
-repeats with the same torch build. Without --only both nets are trained in one run.
-
-Every 7th scene (lawn_006, lawn_013, ...) is held out: the validation report at the end is
-on those, and the refusal thresholds in vision/pipeline.c were read off it. Seeds are
-fixed (torch, numpy, python), so the same set and the same torch give the same weights.
+The committed models came from exactly these commands (1093 renders and 510 photos: 1322 to
+train, 281 held out; the two trainings ran side by side, about 20 minutes on two cores). Each
+run seeds torch and numpy the same way, so it repeats with the same torch build. Without
+--only both nets are trained in one run. The refusal thresholds in vision/pipeline.c were read
+off the validation report.
 Needs python3-torch, python3-opencv, python3-numpy (Debian packages; tools/setup.sh).
 """
 import argparse
