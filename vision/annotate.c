@@ -10,6 +10,33 @@
 static const uint8_t GREEN[3] = {40, 220, 60}, ORANGE[3] = {255, 150, 0}, RED[3] = {240, 30, 30},
                      WHITE[3] = {255, 255, 255};
 
+/* The banner across the top, in as many lines as it takes to fit the width: a refusal's reason
+ * is the point of the picture and must be read whole. */
+static int draw_banner(yz_cv_image *target, const char *text, int line, const uint8_t colour[3])
+{
+    double height = target->h / 30.0;
+    if (height < 14) height = 14;
+    int failed = 0, y = 10 + (int)height;
+    char row[260];
+    while (*text && !failed) {
+        /* The longest run of whole words that fits (at least one word). */
+        size_t fits = 0, at = 0;
+        do {
+            while (text[at] == ' ') at++;
+            while (text[at] && text[at] != ' ') at++;
+            snprintf(row, sizeof row, "%.*s", (int)at, text);
+            if (fits && yz_cv_text_width(row, height, line) > target->w - 20) break;
+            fits = at;
+        } while (text[at]);
+        snprintf(row, sizeof row, "%.*s", (int)fits, text);
+        failed |= yz_cv_draw_text(target, row, 10, y, height, colour, line);
+        text += fits;
+        while (*text == ' ') text++;
+        y += (int)(height * 1.4);
+    }
+    return failed;
+}
+
 yz_vision_status yz_vision_annotate(const yz_vision_photo *photo, const yz_vision_result *result,
                                     const char *out_png, yz_vision_error *err)
 {
@@ -46,8 +73,8 @@ yz_vision_status yz_vision_annotate(const yz_vision_photo *photo, const yz_visio
         for (int i = 0; i < result->n_dice && at < (int)sizeof banner - 4; i++)
             at += snprintf(banner + at, sizeof banner - (size_t)at, " %d", result->roll[i]);
     }
-    failed |= yz_cv_draw_text(&target, banner, 10, 10 + canvas.h / 30, canvas.h / 30.0,
-                              result->status == YZ_VISION_READ_REFUSED ? RED : WHITE, line);
+    failed |= draw_banner(&target, banner, line,
+                          result->status == YZ_VISION_READ_REFUSED ? RED : WHITE);
     yz_vision_status status = YZ_VISION_OK;
     if (failed)
         status = yz_vision_fail(err, YZ_VISION_ERR_INTERNAL, out_png, "drawing failed");

@@ -119,4 +119,18 @@ yz_cv_status yz_cv_draw_text(yz_cv_image *rgb, const char *text, int x, int y, d
     });
 }
 
+int yz_cv_text_width(const char *text, double height_px, int thickness)
+{
+    int width = 0;
+    if (guarded([&] {
+            int baseline = 0;
+            // the black outline drawn under the text is thickness + 3 wide
+            width = cv::getTextSize(text, cv::FONT_HERSHEY_SIMPLEX, height_px / 22.0,
+                                    thickness + 3, &baseline)
+                        .width;
+        }))
+        return 0;
+    return width;
+}
+
 } // extern "C"

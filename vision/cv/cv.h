@@ -54,6 +54,8 @@ yz_cv_status yz_cv_draw_polygon(yz_cv_image *rgb, const yz_cv_point *points, int
                                 const uint8_t colour[3], int thickness);
 yz_cv_status yz_cv_draw_text(yz_cv_image *rgb, const char *text, int x, int y, double height_px,
                              const uint8_t colour[3], int thickness);
+/* How wide yz_cv_draw_text draws text, in pixels (0 if it cannot tell). */
+int yz_cv_text_width(const char *text, double height_px, int thickness);
 
 #ifdef __cplusplus
 }
