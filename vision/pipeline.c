@@ -43,6 +43,7 @@
 #define SAME_DIE 0.35       /* peaks closer than this many die sides are one die */
 #define EXPLAINED 0.5       /* a die accounts for the detector's scores this near it */
 #define TWO_DICE_SIDE 1.45  /* a box this many times the photo's median die side may be two dice */
+#define OUT_OF_FRAME 0.1    /* a die whose box reaches this far (in die sides) out of the photo */
 
 #define DETECTOR_FILE "dice_detector.onnx"
 #define READER_FILE "top_reader.onnx"
@@ -332,13 +333,32 @@ static int distrust_two_dice_boxes(yz_vision_result *result)
     return first;
 }
 
+/* A die the photo's edge cuts through may have part of its top face out of the frame, and the
+ * pips there uncounted; the detector still guesses its whole box, which then sticks out. Such a
+ * die is uncertain. Returns the first one's index, or -1. */
+static int distrust_cut_off_dice(yz_vision_result *result)
+{
+    int first = -1;
+    for (int i = result->n_dice - 1; i >= 0; i--) {
+        yz_vision_die *die = &result->dice[i];
+        double margin = -OUT_OF_FRAME * long_side(die);
+        if (die->box[0] < margin || die->box[1] < margin ||
+            result->image_w - (die->box[0] + die->box[2]) < margin ||
+            result->image_h - (die->box[1] + die->box[3]) < margin) {
+            die->certain = 0;
+            first = i;
+        }
+    }
+    return first;
+}
+
 static void give_verdict(yz_vision_result *result, int expect)
 {
     result->status = YZ_VISION_READ_OK;
     result->reason[0] = '\0';
     for (int i = 0; i < result->n_dice; i++)
         result->roll[i] = result->dice[i].value;
-    int two_dice = distrust_two_dice_boxes(result);
+    int two_dice = distrust_two_dice_boxes(result), cut_off = distrust_cut_off_dice(result);
     if (expect > 0 && result->n_dice != expect) {
         result->status = YZ_VISION_READ_REFUSED;
         snprintf(result->reason, sizeof result->reason,
@@ -351,6 +371,12 @@ static void give_verdict(yz_vision_result *result, int expect)
     if (result->n_dice == 0) {
         result->status = YZ_VISION_READ_REFUSED;
         snprintf(result->reason, sizeof result->reason, "found no dice");
+        return;
+    }
+    if (cut_off >= 0) {
+        result->status = YZ_VISION_READ_REFUSED;
+        snprintf(result->reason, sizeof result->reason,
+                 "die %d (from the left) is cut off by the edge of the photo", cut_off + 1);
         return;
     }
     if (two_dice >= 0) {
