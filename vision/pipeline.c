@@ -17,8 +17,9 @@
  *     reader was trained on whole dice labelled with their top value, so it learned to ignore
  *     them.
  *  3. Verdict. A die is certain when the detector is sure of it and the reader's probability
- *     for its value is at least MIN_CONFIDENCE; the photo is ok only when the expected number
- *     of dice was found and every one is certain.
+ *     for its value is at least MIN_CONFIDENCE, unless its box sticks out of the photo (cut off
+ *     by the edge) or is much larger than the other dice's (two touching dice seen as one); the
+ *     photo is ok only when the expected number of dice was found and every one is certain.
  * The only sizes are fractions of each die's measured box, and the nets' fixed input sizes.
  * The thresholds were read off the held-out validation scenes of the training set.
  */
