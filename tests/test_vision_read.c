@@ -201,6 +201,59 @@ static int read_truth(const char *path, truth_photo *photos, int capacity)
 
 /* The first photos of the lawn set: a five-dice photo is read right or refused, never read
  * wrong; a photo of four or six dice is always refused. */
+/* Five read dice, x y w h in a 1000x750 photo, for the verdict alone. */
+static yz_vision_result five_dice(const int boxes[5][4])
+{
+    yz_vision_result result;
+    memset(&result, 0, sizeof result);
+    result.image_w = 1000, result.image_h = 750, result.n_dice = 5;
+    for (int i = 0; i < 5; i++) {
+        result.dice[i] = (yz_vision_die){i + 1, 0.99, 1, {0}};
+        memcpy(result.dice[i].box, boxes[i], sizeof boxes[i]);
+    }
+    return result;
+}
+
+static void boxes_that_cannot_be_trusted_refuse_the_photo(void **state)
+{
+    (void)state;
+    /* Perspective: the nearest die 1.4 times the farthest, one touching the edge: read. */
+    const int fine[5][4] = {{0, 300, 40, 40}, {100, 300, 44, 44}, {200, 300, 48, 48},
+                            {300, 300, 52, 52}, {944, 694, 56, 56}};
+    yz_vision_result result = five_dice(fine);
+    yz_vision_testing_verdict(&result, 5);
+    assert_int_equal(result.status, YZ_VISION_READ_OK);
+    assert_int_equal(result.roll[4], 5);
+
+    /* Two touching dice seen as one: a box 1.6 times the others. */
+    const int merged[5][4] = {{0, 300, 50, 50}, {100, 300, 50, 50}, {200, 300, 80, 76},
+                              {300, 300, 50, 50}, {400, 300, 50, 50}};
+    result = five_dice(merged);
+    yz_vision_testing_verdict(&result, 5);
+    assert_int_equal(result.status, YZ_VISION_READ_REFUSED);
+    assert_non_null(strstr(result.reason, "die 3 (from the left) is much larger than the others"));
+    assert_false(result.dice[2].certain);
+    assert_true(result.dice[1].certain);
+
+    /* A die the right edge cuts through: its box sticks out of the photo. */
+    const int cut[5][4] = {{0, 300, 50, 50}, {100, 300, 50, 50}, {200, 300, 50, 50},
+                           {300, 300, 50, 50}, {965, 300, 50, 50}};
+    result = five_dice(cut);
+    yz_vision_testing_verdict(&result, 5);
+    assert_int_equal(result.status, YZ_VISION_READ_REFUSED);
+    assert_non_null(strstr(result.reason, "die 5 (from the left) is cut off by the edge"));
+    assert_false(result.dice[4].certain);
+
+    /* One uncertain value refuses too, and a die count other than expected comes first. */
+    result = five_dice(fine);
+    result.dice[1].certain = 0;
+    yz_vision_testing_verdict(&result, 5);
+    assert_non_null(strstr(result.reason, "die 2 (from the left) could not be read"));
+    result = five_dice(fine);
+    yz_vision_testing_verdict(&result, 6);
+    assert_non_null(strstr(result.reason, "found 5 dice, expected 6"));
+}
+
 static void lawn_photos_are_read_right_or_refused(void **state)
 {
     (void)state;
@@ -254,6 +307,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(drawn_dice_are_read_right_or_refused),
         cmocka_unit_test(missing_models_give_a_clean_error),
+        cmocka_unit_test(boxes_that_cannot_be_trusted_refuse_the_photo),
         cmocka_unit_test(every_failed_allocation_gives_a_clean_error),
         cmocka_unit_test(lawn_photos_are_read_right_or_refused),
     };

@@ -2,7 +2,13 @@
 #ifndef YZ_VISION_TESTING_H
 #define YZ_VISION_TESTING_H
 
+#include "vision.h"
+
 /* Make the nth allocation libyzvision asks for from now on fail (1 = the next); 0 turns it off. */
 void yz_vision_testing_fail_allocation(long nth);
+
+/* The verdict step alone (vision/pipeline.c) on dice already found and read: sets the roll,
+ * the status and the reason, and distrusts dice whose boxes say they cannot be trusted. */
+void yz_vision_testing_verdict(yz_vision_result *result, int expect);
 
 #endif
