@@ -138,18 +138,25 @@ static void read_one(const batch_job *job, yz_vision_nets *nets, size_t index)
     row->best_points = best.option.points + best.option.bonus;
 }
 
-/* Each worker loads its own nets (a set serves one thread). If they cannot be loaded, every
- * read tries again and its row says why. */
+/* Each worker loads its own nets (a set serves one thread), when it first has a photo to read:
+ * a worker left nothing to read (every photo taken, or kept from an earlier run by --resume)
+ * loads none. If they cannot be loaded, every read tries again and its row says why. */
 static void *batch_worker(void *arg)
 {
     batch_job *job = arg;
     yz_vision_nets *nets = NULL;
-    yz_vision_error err;
-    if (yz_vision_nets_load(NULL, &nets, &err) != YZ_VISION_OK) nets = NULL;
+    int tried_loading = 0;
     for (;;) {
         size_t index = atomic_fetch_add(&job->next, 1);
         if (index >= job->photos->n_paths) break;
-        if (job->earlier_row[index] < 0) read_one(job, nets, index);
+        if (job->earlier_row[index] < 0) {
+            if (!tried_loading) {
+                yz_vision_error err;
+                tried_loading = 1;
+                if (yz_vision_nets_load(NULL, &nets, &err) != YZ_VISION_OK) nets = NULL;
+            }
+            read_one(job, nets, index);
+        }
         atomic_fetch_add(&job->finished, 1);
     }
     yz_vision_nets_free(nets);
