@@ -457,6 +457,23 @@ def report_val(det, reader, val):
         print(f"  {name}: want {want}\n      got {got}")
 
 
+def train_or_load(args, name, train, untrained, exported, shape, onnx_name, started):
+    """Trains the net called name (when --only allows) and exports it to --out and its weights to
+    --cache; else loads its weights from --cache into untrained, or None when it was never
+    trained."""
+    weights = args.cache / f"{name}.pt"
+    if args.only in (None, name):
+        net = train()
+        export(exported(net), shape, args.out / onnx_name)
+        torch.save(net.state_dict(), weights)
+        print(f"{name} trained in {time.time() - started:.0f} s", flush=True)
+        return net
+    if not weights.exists():
+        return None
+    untrained.load_state_dict(torch.load(weights))
+    return untrained
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("train", type=pathlib.Path, nargs="+",
@@ -481,25 +498,14 @@ def main():
     args.out.mkdir(exist_ok=True)
     started = time.time()
     args.cache.mkdir(exist_ok=True)
+    # Both made first, whatever is trained: their initial weights draw on torch's seeded
+    # generator, and the committed models were trained after these draws.
     det, reader = Detector(), Reader()
-    if args.only in (None, "detector"):
-        det = train_detector(train, val, args.det_epochs, rng)
-        export(det, (1, 3, DET_SIDE, DET_SIDE), args.out / "dice_detector.onnx")
-        torch.save(det.state_dict(), args.cache / "detector.pt")
-        print(f"detector trained in {time.time() - started:.0f} s", flush=True)
-    elif (args.cache / "detector.pt").exists():
-        det.load_state_dict(torch.load(args.cache / "detector.pt"))
-    else:
-        det = None
-    if args.only in (None, "reader"):
-        reader = train_reader(train, val, args.reader_epochs, rng)
-        export(ReaderExport(reader), (1, 3, CROP, CROP), args.out / "top_reader.onnx")
-        torch.save(reader.state_dict(), args.cache / "reader.pt")
-        print(f"reader trained in {time.time() - started:.0f} s", flush=True)
-    elif (args.cache / "reader.pt").exists():
-        reader.load_state_dict(torch.load(args.cache / "reader.pt"))
-    else:
-        reader = None
+    det = train_or_load(args, "detector", lambda: train_detector(train, val, args.det_epochs, rng),
+                        det, lambda net: net, (1, 3, DET_SIDE, DET_SIDE), "dice_detector.onnx",
+                        started)
+    reader = train_or_load(args, "reader", lambda: train_reader(train, val, args.reader_epochs, rng),
+                           reader, ReaderExport, (1, 3, CROP, CROP), "top_reader.onnx", started)
     if det is None or reader is None:
         print("no validation report: the other net has not been trained yet")
         return
