@@ -10,7 +10,9 @@
  *     same die. A maximum between DOUBT_SCORE and DIE_SCORE may be a die: unless the reader
  *     sees no die there, it counts, as an uncertain die, so the photo is refused rather than
  *     read without it. So do scores of DOUBT_SCORE or more that no die accounts for (see
- *     add_unexplained): a die merged into its neighbour.
+ *     add_unexplained): a die merged into its neighbour. Dice far smaller than those the
+ *     detector learned on (a far or high camera) get a second look: the part of the photo
+ *     they are in, enlarged until they are of the usual size (zoom_window).
  *  2. Read. A square of CROP_SCALE times the die's box is cut around each centre and given
  *     (with its mirror image) to the reader, which sees the whole die and says which value its
  *     TOP face shows, or that no top face can be read there. The side faces show pips too; the
@@ -46,6 +48,9 @@
 #define EXPLAINED 0.5       /* a die accounts for the detector's scores this near it */
 #define TWO_DICE_SIDE 1.45  /* a box this many times the photo's median die side may be two dice */
 #define OUT_OF_FRAME 0.1    /* a die whose box reaches this far (in die sides) out of the photo */
+#define DET_TYPICAL_DIE 24.0 /* median die side in the detector's training canvases, pixels */
+#define ZOOM_WORTH 1.5      /* a second look is worth it when it enlarges the dice this much */
+#define ZOOM_MARGIN 1.0     /* ... around the dice, in die sides */
 
 #define DETECTOR_FILE "dice_detector.onnx"
 #define READER_FILE "top_reader.onnx"
@@ -156,17 +161,15 @@ static void add_unexplained(const float *heat, const float *width, const float *
         }
 }
 
-/* Step 1: the detector's peaks, strongest first, each a different die, then the unexplained
- * places. */
-static int find_dice(yz_cv_net *detector, const yz_vision_image *photo, candidate *found,
-                     int *n_found)
+/* The detector's peaks in one window of the photo (working-size pixels), shrunk or enlarged by
+ * `scale` into the top-left of the canvas; candidates come back in photo coordinates. */
+static int detect_in_window(yz_cv_net *detector, const yz_vision_image *photo, const int window[4],
+                            double scale, candidate *found, int *n_found)
 {
     int status = 0;
-    int long_side = photo->w > photo->h ? photo->w : photo->h;
-    double scale = (double)DET_SIDE / long_side;
-    int shrunk_w = (int)lround(photo->w * scale), shrunk_h = (int)lround(photo->h * scale);
-    if (shrunk_w < 1) shrunk_w = 1;
-    if (shrunk_h < 1) shrunk_h = 1;
+    int shrunk_w = (int)lround(window[2] * scale), shrunk_h = (int)lround(window[3] * scale);
+    shrunk_w = shrunk_w < 1 ? 1 : shrunk_w > DET_SIDE ? DET_SIDE : shrunk_w;
+    shrunk_h = shrunk_h < 1 ? 1 : shrunk_h > DET_SIDE ? DET_SIDE : shrunk_h;
     size_t n_out = 3 * DET_CELLS * DET_CELLS;
     uint8_t *canvas = yz_vision_alloc(DET_SIDE * DET_SIDE * 3);
     float *out = yz_vision_alloc(n_out * sizeof(float));
@@ -175,7 +178,8 @@ static int find_dice(yz_cv_net *detector, const yz_vision_image *photo, candidat
         goto done;
     }
     memset(canvas, 0, DET_SIDE * DET_SIDE * 3);
-    yz_cv_image source = {photo->w, photo->h, 3, photo->w * 3, photo->rgb};
+    yz_cv_image source = {window[2], window[3], 3, photo->w * 3,
+                          photo->rgb + ((size_t)window[1] * photo->w + window[0]) * 3};
     yz_cv_image shrunk = {shrunk_w, shrunk_h, 3, DET_SIDE * 3, canvas}; /* top-left of canvas */
     yz_cv_image input = {DET_SIDE, DET_SIDE, 3, DET_SIDE * 3, canvas};
     int n_values = 0;
@@ -219,9 +223,77 @@ static int find_dice(yz_cv_net *detector, const yz_vision_image *photo, candidat
         }
     one_peak_per_die(found, n_found);
     add_unexplained(heat, width, height, cells_w, cells_h, to_photo, found, n_found);
+    for (int i = 0; i < *n_found; i++) {
+        found[i].cx += window[0];
+        found[i].cy += window[1];
+    }
 done:
     yz_vision_release(canvas);
     yz_vision_release(out);
+    return status;
+}
+
+static int by_double(const void *a, const void *b)
+{
+    return (*(const double *)a > *(const double *)b) - (*(const double *)a < *(const double *)b);
+}
+
+/* Where a second, closer look would show small dice at the size the detector knows best: a
+ * window around every sure die (with ZOOM_MARGIN die sides to spare), enlarged so their median
+ * die is DET_TYPICAL_DIE canvas pixels, or as much as fits. Returns the scale, or 0 when it
+ * would not enlarge them ZOOM_WORTH times the first look's `scale`. */
+static double zoom_window(const yz_vision_image *photo, const candidate *found, int n_found,
+                          double scale, int window[4])
+{
+    double sides[MAX_CANDIDATES], x0 = photo->w, y0 = photo->h, x1 = 0, y1 = 0;
+    int n = 0;
+    for (int i = 0; i < n_found; i++) {
+        if (found[i].score < DIE_SCORE || found[i].unexplained) continue;
+        sides[n++] = fmax(found[i].w, found[i].h);
+        x0 = fmin(x0, found[i].cx - found[i].w / 2);
+        x1 = fmax(x1, found[i].cx + found[i].w / 2);
+        y0 = fmin(y0, found[i].cy - found[i].h / 2);
+        y1 = fmax(y1, found[i].cy + found[i].h / 2);
+    }
+    if (n == 0) return 0;
+    qsort(sides, (size_t)n, sizeof *sides, by_double);
+    double die = sides[n / 2], margin = ZOOM_MARGIN * die;
+    double need = fmax(x1 - x0, y1 - y0) + 2 * margin;
+    double zoom = fmin(DET_TYPICAL_DIE / die, DET_SIDE / need);
+    if (zoom < ZOOM_WORTH * scale) return 0;
+    /* A DET_SIDE canvas at that scale, centred on the dice and kept inside the photo. */
+    double side = DET_SIDE / zoom, cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+    int w = (int)fmin(photo->w, floor(side)), h = (int)fmin(photo->h, floor(side));
+    int left = (int)lround(cx - w / 2.0), top = (int)lround(cy - h / 2.0);
+    window[0] = left < 0 ? 0 : left + w > photo->w ? photo->w - w : left;
+    window[1] = top < 0 ? 0 : top + h > photo->h ? photo->h - h : top;
+    window[2] = w;
+    window[3] = h;
+    return zoom;
+}
+
+/* Step 1: the detector's peaks, strongest first, each a different die, then the unexplained
+ * places; for small dice, from a second look at the part of the photo they are in. */
+static int find_dice(yz_cv_net *detector, const yz_vision_image *photo, candidate *found,
+                     int *n_found)
+{
+    int whole[4] = {0, 0, photo->w, photo->h}, window[4];
+    double scale = (double)DET_SIDE / (photo->w > photo->h ? photo->w : photo->h);
+    int status = detect_in_window(detector, photo, whole, scale, found, n_found);
+    if (status) return status;
+    double zoom = zoom_window(photo, found, *n_found, scale, window);
+    if (zoom == 0) return 0;
+    /* The closer look replaces the first inside its window; outside it, the first look's
+     * weaker candidates stay, so a photo is never read with fewer dice for having zoomed. */
+    candidate first[MAX_CANDIDATES];
+    int n_first = *n_found;
+    memcpy(first, found, (size_t)n_first * sizeof *found);
+    status = detect_in_window(detector, photo, window, zoom, found, n_found);
+    for (int i = 0; i < n_first && !status; i++) {
+        int inside = first[i].cx >= window[0] && first[i].cx < window[0] + window[2] &&
+                     first[i].cy >= window[1] && first[i].cy < window[1] + window[3];
+        if (!inside && *n_found < MAX_CANDIDATES) found[(*n_found)++] = first[i];
+    }
     return status;
 }
 
