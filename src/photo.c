@@ -55,6 +55,12 @@ json_t *yz_cli_read_json(const char *file, const yz_vision_result *result)
         json_object_set_new(entry, "box", json_pack("[i, i, i, i]", die->box[0], die->box[1],
                                                     die->box[2], die->box[3]));
         json_object_set_new(entry, "confidence", json_real(round(die->confidence * 100) / 100));
+        /* Where the value was read: the top face's corners, clockwise (none without a top). */
+        json_t *top = die->value ? json_array() : json_null();
+        for (int k = 0; k < 4 && die->value; k++)
+            json_array_append_new(top, json_pack("[i, i]", (int)lround(die->top[k][0]),
+                                                 (int)lround(die->top[k][1])));
+        json_object_set_new(entry, "top", top);
         json_array_append_new(dice, entry);
         if (result->status == YZ_VISION_READ_OK) json_array_append_new(roll, json_integer(die->value));
     }

@@ -208,7 +208,7 @@ static yz_vision_result five_dice(const int boxes[5][4])
     memset(&result, 0, sizeof result);
     result.image_w = 1000, result.image_h = 750, result.n_dice = 5;
     for (int i = 0; i < 5; i++) {
-        result.dice[i] = (yz_vision_die){i + 1, 0.99, 1, {0}};
+        result.dice[i] = (yz_vision_die){i + 1, 0.99, 1, {0}, {{0}}};
         memcpy(result.dice[i].box, boxes[i], sizeof boxes[i]);
     }
     return result;

@@ -260,13 +260,18 @@ class ReaderExport(nn.Module):
         return torch.softmax(self.reader(x), 1)
 
 
+def crop_matrix(cx, cy, side, angle=0.0):
+    """The 2x3 map from photo pixels to crop pixels of crop()."""
+    m = cv2.getRotationMatrix2D((cx, cy), angle, CROP / side)
+    m[:, 2] += (CROP / 2 - cx, CROP / 2 - cy)
+    return m
+
+
 def crop(image, cx, cy, side, angle=0.0):
     """The square of `side` pixels around (cx, cy), resampled to CROP x CROP the way
     yz_cv_warp_quad does it (bilinear, edges replicated); angle (degrees) only to augment."""
-    m = cv2.getRotationMatrix2D((cx, cy), angle, CROP / side)
-    m[:, 2] += (CROP / 2 - cx, CROP / 2 - cy)
-    return cv2.warpAffine(image, m, (CROP, CROP), flags=cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(image, crop_matrix(cx, cy, side, angle), (CROP, CROP),
+                          flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def reader_samples(scenes, rng, augment):

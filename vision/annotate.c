@@ -1,5 +1,5 @@
-/* annotate.c - the picture that settles a dispute: the photo with each die's box and its value
- * drawn large. Certain dice in green, uncertain ones in orange; a refused
+/* annotate.c - the picture that settles a dispute: the photo with each die's box, the top face
+ * its value was read from, and that value drawn large. Certain dice in green, uncertain ones in orange; a refused
  * photo gets its reason in red across the top. */
 #include <stdio.h>
 #include <string.h>
@@ -61,7 +61,14 @@ yz_vision_status yz_vision_annotate(const yz_vision_photo *photo, const yz_visio
         snprintf(label, sizeof label, "%s", die->value ? (char[2]){(char)('0' + die->value), 0} : "?");
         double text_height = die->box[3] * sy * 0.5;
         if (text_height < 18) text_height = 18;
-        failed |= yz_cv_draw_polygon(&target, outline, 4, colour, line);
+        /* The die's box thin, the top face it was read from bold. */
+        failed |= yz_cv_draw_polygon(&target, outline, 4, colour, line > 2 ? line - 1 : 1);
+        if (die->value) {
+            yz_cv_point top[4];
+            for (int k = 0; k < 4; k++)
+                top[k] = (yz_cv_point){(float)(die->top[k][0] * sx), (float)(die->top[k][1] * sy)};
+            failed |= yz_cv_draw_polygon(&target, top, 4, colour, line + 1);
+        }
         failed |= yz_cv_draw_text(&target, label, (int)outline[1].x + 4,
                                   (int)(outline[0].y + text_height), text_height, colour, line + 1);
     }

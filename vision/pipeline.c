@@ -1,6 +1,7 @@
 /* pipeline.c - from an upright working-size photo to the dice and the values of their top
- * faces, with two small learned nets (the .onnx files in models/, trained by
- * tools/train_reader.py on rendered lawn scenes; that script says how to regenerate them).
+ * faces, with three small learned nets (the .onnx files in models/, trained by
+ * tools/train_reader.py and tools/train_top_face.py on rendered lawn scenes; those scripts
+ * say how to regenerate them).
  *
  * How it reads a photo:
  *  1. Find. The photo, shrunk to a DET_SIDE long side, goes through the detector, which scores
@@ -17,7 +18,8 @@
  *     (with its mirror image) to the reader, which sees the whole die and says which value its
  *     TOP face shows, or that no top face can be read there. The side faces show pips too; the
  *     reader was trained on whole dice labelled with their top value, so it learned to ignore
- *     them.
+ *     them. A third net finds the top face's corners in the same crop, so the annotated photo
+ *     shows which face was read.
  *  3. Verdict. A die is certain when the detector is sure of it and the reader's probability
  *     for its value is at least MIN_CONFIDENCE, unless its box sticks out of the photo (cut off
  *     by the edge) or is much larger than the other dice's (two touching dice seen as one); the
@@ -54,6 +56,7 @@
 
 #define DETECTOR_FILE "dice_detector.onnx"
 #define READER_FILE "top_reader.onnx"
+#define TOP_FACE_FILE "top_face.onnx"
 
 typedef struct {
     double score;
@@ -61,8 +64,13 @@ typedef struct {
     int unexplained;     /* not a peak: detector mass no peak accounts for */
 } candidate;
 
+typedef struct {
+    float p[N_CLASSES];  /* the reader's probabilities: no readable top, 1..6 */
+    double top[4][2];    /* the top face's corners, working-size pixels */
+} reading;
+
 struct yz_vision_nets {
-    yz_cv_net *detector, *reader;
+    yz_cv_net *detector, *reader, *top_face;
 };
 
 static const char *models_dir(const char *chosen)
@@ -93,6 +101,7 @@ void yz_vision_nets_free(yz_vision_nets *nets)
     if (!nets) return;
     yz_cv_net_free(nets->detector);
     yz_cv_net_free(nets->reader);
+    yz_cv_net_free(nets->top_face);
     yz_vision_release(nets);
 }
 
@@ -105,6 +114,7 @@ yz_vision_status yz_vision_nets_load(const char *chosen_dir, yz_vision_nets **ne
     const char *dir = models_dir(chosen_dir);
     yz_vision_status status = load_net(dir, DETECTOR_FILE, &(*nets)->detector, err);
     if (status == YZ_VISION_OK) status = load_net(dir, READER_FILE, &(*nets)->reader, err);
+    if (status == YZ_VISION_OK) status = load_net(dir, TOP_FACE_FILE, &(*nets)->top_face, err);
     if (status != YZ_VISION_OK) {
         yz_vision_nets_free(*nets);
         *nets = NULL;
@@ -297,11 +307,11 @@ static int find_dice(yz_cv_net *detector, const yz_vision_image *photo, candidat
     return status;
 }
 
-/* Step 2: the reader's probabilities for each die, n_found x N_CLASSES: the mean over the
- * crop and its mirror image (a mirrored die is still a die showing the same value), which
- * steadies the reader where one view alone is unsure. */
-static int read_tops(yz_cv_net *reader, const yz_vision_image *photo, const candidate *found,
-                     int n_found, float *probabilities)
+/* Step 2: for each die, the reader's probabilities (the mean over the crop and its mirror
+ * image: a mirrored die is still a die showing the same value, and the two views steady the
+ * reader where one alone is unsure) and where its top face is. */
+static int read_tops(const yz_vision_nets *nets, const yz_vision_image *photo,
+                     const candidate *found, int n_found, reading *readings)
 {
     if (n_found == 0) return 0;
     int n_crops = 2 * n_found;
@@ -309,8 +319,9 @@ static int read_tops(yz_cv_net *reader, const yz_vision_image *photo, const cand
     uint8_t *pixels = yz_vision_alloc((size_t)n_crops * crop_bytes);
     yz_cv_image *crops = yz_vision_alloc((size_t)n_crops * sizeof *crops);
     float *out = yz_vision_alloc((size_t)n_crops * N_CLASSES * sizeof *out);
+    float *corners = yz_vision_alloc((size_t)n_found * 8 * sizeof *corners);
     int status = 0;
-    if (!pixels || !crops || !out) {
+    if (!pixels || !crops || !out || !corners) {
         status = -1;
         goto done;
     }
@@ -329,16 +340,30 @@ static int read_tops(yz_cv_net *reader, const yz_vision_image *photo, const cand
                 memcpy(crops[n_found + i].data + (y * CROP + x) * 3,
                        crops[i].data + (y * CROP + CROP - 1 - x) * 3, 3);
     }
-    int n_values = 0;
-    if (!status && (yz_cv_net_run(reader, crops, n_crops, out, n_crops * N_CLASSES, &n_values) ||
-                    n_values != n_crops * N_CLASSES))
+    int n_values = 0, n_corners = 0;
+    if (!status && (yz_cv_net_run(nets->reader, crops, n_crops, out, n_crops * N_CLASSES,
+                                  &n_values) ||
+                    n_values != n_crops * N_CLASSES ||
+                    yz_cv_net_run(nets->top_face, crops, n_found, corners, n_found * 8,
+                                  &n_corners) ||
+                    n_corners != n_found * 8))
         status = 1;
-    for (int i = 0; i < n_found * N_CLASSES && !status; i++)
-        probabilities[i] = 0.5f * (out[i] + out[n_found * N_CLASSES + i]);
+    for (int i = 0; i < n_found && !status; i++) {
+        for (int k = 0; k < N_CLASSES; k++)
+            readings[i].p[k] =
+                0.5f * (out[i * N_CLASSES + k] + out[(n_found + i) * N_CLASSES + k]);
+        /* Corners come in crop widths, across the square the crop was cut from. */
+        double side = CROP_SCALE * fmax(found[i].w, found[i].h);
+        for (int k = 0; k < 4; k++) {
+            readings[i].top[k][0] = found[i].cx + (corners[i * 8 + 2 * k] - 0.5) * side;
+            readings[i].top[k][1] = found[i].cy + (corners[i * 8 + 2 * k + 1] - 0.5) * side;
+        }
+    }
 done:
     yz_vision_release(pixels);
     yz_vision_release(crops);
     yz_vision_release(out);
+    yz_vision_release(corners);
     return status;
 }
 
@@ -350,13 +375,13 @@ static int by_box_centre(const void *a, const void *b)
 }
 
 static void collect_dice(const yz_vision_photo *photo, const candidate *found, int n_found,
-                         const float *probabilities, yz_vision_result *result)
+                         const reading *readings, yz_vision_result *result)
 {
     double to_full_x = (double)photo->full_w / photo->image.w;
     double to_full_y = (double)photo->full_h / photo->image.h;
     result->n_dice = 0;
     for (int i = 0; i < n_found && result->n_dice < YZ_VISION_MAX_DICE; i++) {
-        const float *p = probabilities + (size_t)i * N_CLASSES;
+        const float *p = readings[i].p;
         int best = 0;
         for (int k = 1; k < N_CLASSES; k++)
             if (p[k] > p[best]) best = k;
@@ -373,6 +398,10 @@ static void collect_dice(const yz_vision_photo *photo, const candidate *found, i
         die->box[1] = (int)lround((found[i].cy - found[i].h / 2) * to_full_y);
         die->box[2] = (int)lround(found[i].w * to_full_x);
         die->box[3] = (int)lround(found[i].h * to_full_y);
+        for (int k = 0; k < 4; k++) {
+            die->top[k][0] = readings[i].top[k][0] * to_full_x;
+            die->top[k][1] = readings[i].top[k][1] * to_full_y;
+        }
     }
     qsort(result->dice, (size_t)result->n_dice, sizeof(yz_vision_die), by_box_centre);
 }
@@ -492,7 +521,7 @@ yz_vision_status yz_vision_read_photo(const yz_vision_photo *photo, const yz_vis
     yz_vision_nets *own_nets = NULL, *nets = opts->nets;
     candidate found[MAX_CANDIDATES];
     int n_found = 0;
-    float *probabilities = NULL;
+    reading *readings = NULL;
     double started = yz_vision_now_ms();
     yz_vision_status status = YZ_VISION_OK;
     if (!nets) {
@@ -506,10 +535,8 @@ yz_vision_status yz_vision_read_photo(const yz_vision_photo *photo, const yz_vis
     if (!failed) {
         result->ms_detect = yz_vision_now_ms() - started;
         started = yz_vision_now_ms();
-        probabilities =
-            yz_vision_alloc((size_t)(n_found ? n_found : 1) * N_CLASSES * sizeof(float));
-        failed =
-            probabilities ? read_tops(nets->reader, &photo->image, found, n_found, probabilities) : -1;
+        readings = yz_vision_alloc((size_t)(n_found ? n_found : 1) * sizeof *readings);
+        failed = readings ? read_tops(nets, &photo->image, found, n_found, readings) : -1;
     }
     if (failed) {
         status = failed < 0 ? yz_vision_fail(err, YZ_VISION_ERR_NOMEM, "(photo)", "out of memory")
@@ -517,11 +544,11 @@ yz_vision_status yz_vision_read_photo(const yz_vision_photo *photo, const yz_vis
                                              "image processing failed");
         goto done;
     }
-    collect_dice(photo, found, n_found, probabilities, result);
+    collect_dice(photo, found, n_found, readings, result);
     give_verdict(result, opts->expect);
     result->ms_read = yz_vision_now_ms() - started;
 done:
-    yz_vision_release(probabilities);
+    yz_vision_release(readings);
     yz_vision_nets_free(own_nets);
     return status;
 }

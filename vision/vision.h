@@ -83,8 +83,8 @@ void yz_vision_nets_free(yz_vision_nets *nets);
 typedef struct {
     int expect; /* number of dice that must be found, 5 by default; 0 = any number */
     int max_long_side; /* working size, 0 = default */
-    /* Directory holding dice_detector.onnx and top_reader.onnx (the learned nets, see
-     * tools/train_reader.py). NULL: $YARDZEE_MODELS when set, else the source tree's models/
+    /* Directory holding dice_detector.onnx, top_reader.onnx and top_face.onnx (the learned
+     * nets, see tools/train_reader.py and tools/train_top_face.py). NULL: $YARDZEE_MODELS when set, else the source tree's models/
      * as it was when this library was built. */
     const char *models_dir;
     yz_vision_nets *nets; /* loaded nets to read with; NULL: load them for this one read */
@@ -98,6 +98,8 @@ typedef struct {
     double confidence;          /* 0..1; below the reader's threshold the die is "uncertain" */
     int certain;                /* value is trusted */
     int box[4];                 /* x, y, w, h of the whole die, full-size upright pixels */
+    double top[4][2];           /* the corners of its top face, clockwise on screen, full-size
+                                   upright pixels (meaningful when value > 0) */
 } yz_vision_die;
 
 typedef enum { YZ_VISION_READ_OK = 0, YZ_VISION_READ_REFUSED = 1 } yz_vision_read_status;

@@ -39,3 +39,15 @@ def dice_truth(scene, mask_bgr):
                          top_visible=int(fraction >= READABLE_TOP_FRACTION),
                          top_fraction=fraction))
     return rows
+
+
+def top_face_corners(camera, die):
+    """The four corners of the die's top face (the cube's top square, rounded edges included)
+    in image pixels, clockwise on screen."""
+    h = die.half_edge
+    corners = np.array([[-h, h, -h], [h, h, -h], [h, h, h], [-h, h, h]])
+    px, _ = camera.project(corners @ die.rest_rotation.T + die.center)
+    x, y = px[:, 0], px[:, 1]
+    if np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)) < 0:  # y points down: >0 is clockwise
+        px = px[::-1]
+    return px
