@@ -11,8 +11,6 @@ its bound, or when fewer than 90 % of the readable dice got a top face; 77 (skip
 python3-numpy.
 """
 import argparse
-import collections
-import csv
 import json
 import pathlib
 import subprocess
@@ -25,30 +23,19 @@ except ImportError:
     sys.exit(77)
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tools"))
-from render import scene as scenes, truth as render_truth  # noqa: E402
+from render import truth as render_truth  # noqa: E402
 
 
 def true_tops(samples):
-    """{file: [(value, box centre, long side, 4x2 corners)]} for the dice with a readable top."""
-    rows = collections.defaultdict(list)
-    with open(samples / "truth.csv", newline="") as f:
-        for row in csv.DictReader(f):
-            if row["top_visible"] == "1":
-                rows[row["file"]].append(row)
+    """{file: [(box centre, long side, 4x2 corners)]} for the dice with a readable top."""
+    rows, faces = render_truth.truth_rows(samples), render_truth.top_faces(samples)
     tops = {}
-    with open(samples / "scenes.csv", newline="") as f:
-        for info in csv.DictReader(f):
-            scene = scenes.sample_scene(int(info["seed"]), max(int(info["width"]), int(info["height"])))
-            faces = [(die.value, render_truth.top_face_corners(scene.camera, die)) for die in scene.dice]
-            tops[info["file"]] = []
-            for row in rows[info["file"]]:
-                x, y, w, h = (float(row[k]) for k in "xywh")
-                centre = np.array([x + w / 2, y + h / 2])
-                mine = [face for value, face in faces if value == int(row["value"])
-                        and x <= face.mean(0)[0] <= x + w and y <= face.mean(0)[1] <= y + h]
-                if mine:
-                    best = min(mine, key=lambda face: np.linalg.norm(face.mean(0) - centre))
-                    tops[info["file"]].append((int(row["value"]), centre, max(w, h), best))
+    for name, photo_rows in rows.items():
+        tops[name] = []
+        for row, face in zip(photo_rows, faces[name]):
+            x, y, w, h = (float(row[k]) for k in "xywh")
+            if row["top_visible"] == "1" and face is not None:
+                tops[name].append((np.array([x + w / 2, y + h / 2]), max(w, h), face))
     return tops
 
 
@@ -71,7 +58,7 @@ def main():
         done = subprocess.run([args.yardzee, "read", "--json", "--expect", "any",
                                str(args.samples / name)], capture_output=True, text=True)
         read = json.loads(done.stdout)["dice"]
-        for value, centre, side, face in dice:
+        for centre, side, face in dice:
             on = [d for d in read if d["top"] and d["box"][0] <= centre[0] <= d["box"][0] + d["box"][2]
                   and d["box"][1] <= centre[1] <= d["box"][1] + d["box"][3]]
             if not on:

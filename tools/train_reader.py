@@ -31,7 +31,8 @@ The committed models came from exactly these commands (1093 renders and 510 phot
 train, 281 held out; the two trainings ran side by side on two cores, 34 and 25 minutes). Each
 run seeds torch and numpy the same way, so it repeats with the same torch build. Without
 --only both nets are trained in one run. The refusal thresholds in vision/pipeline.c were read
-off the validation report.
+off the validation report. Half the time a scene of small dice is shown to the detector as
+vision/pipeline.c's second look shows it (second_look); the committed detector predates that.
 Needs python3-torch, python3-opencv, python3-numpy (Debian packages; tools/setup.sh).
 """
 import argparse
@@ -48,6 +49,9 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 DET_SIDE = 320  # detector canvas; must match vision/pipeline.c
+DET_TYPICAL_DIE = 24.0  # the second look at small dice (zoom_window); ditto
+ZOOM_WORTH = 1.5
+ZOOM_MARGIN = 1.0
 STRIDE = 4
 CROP = 64  # reader crop; must match vision/pipeline.c
 CROP_SCALE = 1.3  # crop side / die box long side; must match vision/pipeline.c
@@ -145,9 +149,31 @@ def jitter_colour(image, rng):
     return np.clip(image, 0, 255)
 
 
-def detector_sample(image, dice, rng, augment):
+def second_look(image, dice):
+    """What vision/pipeline.c's zoom_window shows the detector of a photo of small dice, from
+    the true boxes: (the part of the photo around the dice, the dice in it, the scale), or None
+    when the C side would not look again."""
+    if not dice:
+        return None
     h, w = image.shape[:2]
-    scale = DET_SIDE / max(w, h)
+    die = sorted(max(d[3], d[4]) for d in dice)[len(dice) // 2]
+    x0, x1 = min(d[1] for d in dice), max(d[1] + d[3] for d in dice)
+    y0, y1 = min(d[2] for d in dice), max(d[2] + d[4] for d in dice)
+    zoom = min(DET_TYPICAL_DIE / die, DET_SIDE / (max(x1 - x0, y1 - y0) + 2 * ZOOM_MARGIN * die))
+    if zoom < ZOOM_WORTH * DET_SIDE / max(w, h):
+        return None
+    vw, vh = int(min(w, DET_SIDE / zoom)), int(min(h, DET_SIDE / zoom))
+    left = min(max(round((x0 + x1) / 2 - vw / 2), 0), w - vw)
+    top = min(max(round((y0 + y1) / 2 - vh / 2), 0), h - vh)
+    return (image[top:top + vh, left:left + vw],
+            [(v, x - left, y - top, bw, bh, t) for v, x, y, bw, bh, t in dice], zoom)
+
+
+def detector_sample(image, dice, rng, augment, scale=None):
+    """The canvas the detector sees (the photo shrunk to DET_SIDE, or by `scale`) and its
+    targets."""
+    h, w = image.shape[:2]
+    scale = scale or DET_SIDE / max(w, h)
     if augment:
         scale *= rng.uniform(0.8, 1.2)
     nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
@@ -206,7 +232,12 @@ def train_detector(train, val, epochs, rng):
         order = rng.permutation(len(train))
         total = 0.0
         for start in range(0, len(order), 4):
-            batch = [detector_sample(train[i][1], train[i][2], rng, True) for i in order[start:start + 4]]
+            batch = []
+            for i in order[start:start + 4]:
+                image, dice = train[i][1], train[i][2]
+                closer = second_look(image, dice) if rng.random() < 0.5 else None
+                batch.append(detector_sample(*closer[:2], rng, True, closer[2]) if closer
+                             else detector_sample(image, dice, rng, True))
             x, heat, size, mask = (torch.stack(t) for t in zip(*batch))
             out = net(x.float())
             loss = focal_loss(out[:, 0], heat)
@@ -340,26 +371,34 @@ def train_reader(train, val, epochs, rng):
             steps_per_epoch = (len(xs) + 31) // 32
             # a little slack: the number of lawn negatives varies from epoch to epoch
             sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=int(epochs * steps_per_epoch * 1.1) + 10)
-        net.train()
-        order = rng.permutation(len(xs))
-        total = 0.0
-        for start in range(0, len(order), 32):
-            idx = order[start:start + 32]
-            x = to_tensor([augment_crop(xs[i], rng) for i in idx])
-            y = torch.tensor([ys[i] for i in idx])
-            loss = F.cross_entropy(net(x), y)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += loss.item() * len(idx)
+        loss = train_epoch(net, opt, sched, len(xs), rng, F.cross_entropy,
+                           lambda idx: (to_tensor([augment_crop(xs[i], rng) for i in idx]),
+                                        torch.tensor([ys[i] for i in idx])))
         net.eval()
         with torch.no_grad():
             p = torch.softmax(net(vx), 1)
         acc = (p.argmax(1) == vy).float().mean().item()
-        print(f"reader epoch {epoch}: loss {total / len(xs):.3f}  val acc {acc:.3f} ({len(vy)} crops)",
+        print(f"reader epoch {epoch}: loss {loss:.3f}  val acc {acc:.3f} ({len(vy)} crops)",
               flush=True)
     return net
+
+
+def train_epoch(net, opt, sched, n, rng, loss_of, batch):
+    """One pass over n samples in a random order, 32 at a time (batch(indices) -> inputs,
+    targets); returns the mean loss."""
+    net.train()
+    order = rng.permutation(n)
+    total = 0.0
+    for start in range(0, n, 32):
+        idx = order[start:start + 32]
+        x, y = batch(idx)
+        loss = loss_of(net(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        total += loss.item() * len(idx)
+    return total / n
 
 
 def export(net, shape, path):
@@ -379,7 +418,8 @@ EXPLAINED = 0.5  # ditto
 
 
 def read_photo(det, reader, image, doubt):
-    """What vision/pipeline.c does, up to the verdict:
+    """What vision/pipeline.c does, up to the verdict (but for the second look at small dice:
+    yardzee eval on the held-out renders measures the whole):
     [(score, probabilities, cx, cy, unexplained, w, h)]."""
     found = sorted(detect(det, image, doubt), key=lambda f: -f[0])
     kept = []

@@ -23,8 +23,6 @@ cores). Held-out corner error: median 0.026, 95th percentile 0.074 die sides (77
 Needs python3-torch, python3-opencv, python3-numpy (tools/setup.sh).
 """
 import argparse
-import collections
-import csv
 import pathlib
 import sys
 import time
@@ -35,39 +33,9 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from render import scene as scenes, truth as render_truth  # noqa: E402
+from render import truth as render_truth  # noqa: E402
 from train_reader import (CROP, CROP_SCALE, block, crop, crop_matrix, export, jitter_colour,  # noqa: E402
-                          load_set, to_tensor)
-
-
-def top_faces(root):
-    """{file: [4x2 corners or None, one per truth.csv row in order]} of one render folder."""
-    rows = collections.defaultdict(list)
-    with open(root / "truth.csv", newline="") as f:
-        for row in csv.DictReader(f):
-            rows[row["file"]].append(row)
-    faces = {}
-    with open(root / "scenes.csv", newline="") as f:
-        for info in csv.DictReader(f):
-            scene = scenes.sample_scene(int(info["seed"]), max(int(info["width"]), int(info["height"])))
-            corners = [(die.value, render_truth.top_face_corners(scene.camera, die)) for die in scene.dice]
-            faces[info["file"]] = [match_die(row, corners) for row in rows[info["file"]]]
-    return faces
-
-
-def match_die(row, corners):
-    """The corners of the die of row's value whose top face centre is nearest its box's centre,
-    if that centre is inside the box."""
-    x, y, w, h = (float(row[k]) for k in "xywh")
-    best, best_distance = None, None
-    for value, face in corners:
-        cx, cy = face.mean(0)
-        if value != int(row["value"]) or not (x <= cx <= x + w and y <= cy <= y + h):
-            continue
-        distance = np.hypot(cx - x - w / 2, cy - y - h / 2)
-        if best is None or distance < best_distance:
-            best, best_distance = face, distance
-    return best
+                          load_set, to_tensor, train_epoch)
 
 
 class TopFace(nn.Module):
@@ -139,23 +107,13 @@ def train(train_set, val_set, epochs, rng):
         xs, ys = samples(train_set, rng, True)
         if sched is None:
             sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=epochs * ((len(xs) + 31) // 32) + 10)
-        net.train()
-        order = rng.permutation(len(xs))
-        total = 0.0
-        for start in range(0, len(order), 32):
-            idx = order[start:start + 32]
-            x = to_tensor([jitter_colour(xs[i], rng) for i in idx])
-            y = torch.from_numpy(np.stack([ys[i] for i in idx]))
-            loss = corner_loss(net(x), y)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += loss.item() * len(idx)
+        loss = train_epoch(net, opt, sched, len(xs), rng, corner_loss,
+                           lambda idx: (to_tensor([jitter_colour(xs[i], rng) for i in idx]),
+                                        torch.from_numpy(np.stack([ys[i] for i in idx]))))
         net.eval()
         with torch.no_grad():
             errors = corner_error(net(vx), vy, side_in_crop)
-        print(f"top face epoch {epoch}: loss {total / len(xs):.4f}  val corner error: median "
+        print(f"top face epoch {epoch}: loss {loss:.4f}  val corner error: median "
               f"{errors.median():.3f}, 95th percentile {errors.quantile(0.95):.3f} die sides "
               f"({len(vy)} dice)", flush=True)
     return net
@@ -174,7 +132,7 @@ def main():
     started = time.time()
     train_set, val_set = [], []
     for root in args.renders:
-        faces = top_faces(root)
+        faces = render_truth.top_faces(root)
         for name, image, dice, held_out in load_set(root):
             (val_set if held_out else train_set).append((image, dice, faces[name.split("/", 1)[1]]))
     print(f"{len(train_set)} training scenes, {len(val_set)} validation scenes", flush=True)

@@ -1,7 +1,11 @@
-"""Per-die truth from the mask pass: visible bounding box and whether the top can be read."""
+"""Per-die truth from the mask pass: visible bounding box and whether the top can be read; and
+each die's top face, from the scene's geometry."""
+import collections
+import csv
+
 import numpy as np
 
-from . import pov
+from . import pov, scene as scenes
 
 READABLE_TOP_FRACTION = 0.5  # less of the top face than this in view: a person could not read it
 
@@ -51,3 +55,40 @@ def top_face_corners(camera, die):
     if np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)) < 0:  # y points down: >0 is clockwise
         px = px[::-1]
     return px
+
+
+def truth_rows(folder):
+    """{file: [truth.csv rows (dicts) of that photo, in order]} of a render folder."""
+    rows = collections.defaultdict(list)
+    with open(folder / "truth.csv", newline="") as f:
+        for row in csv.DictReader(f):
+            rows[row["file"]].append(row)
+    return rows
+
+
+def top_faces(folder):
+    """{file: [top_face_corners of each truth.csv row's die, or None]} of a render folder,
+    without rendering: each scene is drawn again from its seed (scenes.csv), and a row is
+    matched to the die of its value whose top face's centre is in its box, nearest the box's
+    centre."""
+    rows = truth_rows(folder)
+    faces = {}
+    with open(folder / "scenes.csv", newline="") as f:
+        for info in csv.DictReader(f):
+            scene = scenes.sample_scene(int(info["seed"]), max(int(info["width"]), int(info["height"])))
+            corners = [(die.value, top_face_corners(scene.camera, die)) for die in scene.dice]
+            faces[info["file"]] = [_match_die(row, corners) for row in rows[info["file"]]]
+    return faces
+
+
+def _match_die(row, corners):
+    x, y, w, h = (float(row[k]) for k in "xywh")
+    best, best_distance = None, None
+    for value, face in corners:
+        cx, cy = face.mean(0)
+        if value != int(row["value"]) or not (x <= cx <= x + w and y <= cy <= y + h):
+            continue
+        distance = np.hypot(cx - x - w / 2, cy - y - h / 2)
+        if best is None or distance < best_distance:
+            best, best_distance = face, distance
+    return best
