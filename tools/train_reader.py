@@ -21,18 +21,20 @@ measures the C reader on those same shared photos.
   $R --out /tmp/yz-train2 --count 126 --seed 7000  --prefix t2_
   $R --out /tmp/yz-train3 --count 475 --seed 9000  --prefix t3_
   $R --out /tmp/yz-train4 --count 327 --seed 11000 --prefix t4_
-  SETS="/tmp/yz-train /tmp/yz-train2 /tmp/yz-train3 /tmp/yz-train4 \
-        ../shared/data/matteop65-webcam ../shared/data/byler-d6"
+  $R --out /tmp/yz-train5 --count 400 --seed 13000 --prefix t5_
+  $R --out /tmp/yz-train6 --count 300 --seed 15000 --prefix t6_
+  RENDERS="/tmp/yz-train /tmp/yz-train2 /tmp/yz-train3 /tmp/yz-train4 /tmp/yz-train5 /tmp/yz-train6"
+  SETS="$RENDERS ../shared/data/matteop65-webcam ../shared/data/byler-d6"
   /usr/bin/python3 tools/train_reader.py $SETS --only detector --det-epochs 24 --threads 1 &
   /usr/bin/python3 tools/train_reader.py $SETS --only reader --reader-epochs 36 --threads 1 &
   wait; /usr/bin/python3 tools/train_reader.py $SETS --only report   # validation
 
-The committed models came from exactly these commands (1093 renders and 510 photos: 1322 to
-train, 281 held out; the two trainings ran side by side on two cores, 34 and 25 minutes). Each
+The committed models came from exactly these commands (1793 renders and 510 photos: 1923 to
+train, 380 held out; the two trainings ran side by side on two cores, 66 and 33 minutes). Each
 run seeds torch and numpy the same way, so it repeats with the same torch build. Without
 --only both nets are trained in one run. The refusal thresholds in vision/pipeline.c were read
 off the validation report. Half the time a scene of small dice is shown to the detector as
-vision/pipeline.c's second look shows it (second_look); the committed detector predates that.
+vision/pipeline.c's second look shows it (second_look).
 Needs python3-torch, python3-opencv, python3-numpy (Debian packages; tools/setup.sh).
 """
 import argparse
