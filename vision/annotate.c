@@ -1,6 +1,6 @@
 /* annotate.c - the picture that settles a dispute: the photo with each die's box, the top face
- * its value was read from, and that value drawn large. Certain dice in green, uncertain ones in orange; a refused
- * photo gets its reason in red across the top. */
+ * its value was read from, and that value drawn large. Certain dice in green, uncertain ones
+ * in orange; a refused photo gets its reason in red across the top. */
 #include <stdio.h>
 #include <string.h>
 

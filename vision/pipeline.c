@@ -248,6 +248,13 @@ static int by_double(const void *a, const void *b)
     return (*(const double *)a > *(const double *)b) - (*(const double *)a < *(const double *)b);
 }
 
+/* The median of n > 0 values (the upper one of an even count); sorts them. */
+static double median(double *values, int n)
+{
+    qsort(values, (size_t)n, sizeof *values, by_double);
+    return values[n / 2];
+}
+
 /* Where a second, closer look would show small dice at the size the detector knows best: a
  * window around every sure die (with ZOOM_MARGIN die sides to spare), enlarged so their median
  * die is DET_TYPICAL_DIE canvas pixels, or as much as fits. Returns the scale, or 0 when it
@@ -266,8 +273,7 @@ static double zoom_window(const yz_vision_image *photo, const candidate *found, 
         y1 = fmax(y1, found[i].cy + found[i].h / 2);
     }
     if (n == 0) return 0;
-    qsort(sides, (size_t)n, sizeof *sides, by_double);
-    double die = sides[n / 2], margin = ZOOM_MARGIN * die;
+    double die = median(sides, n), margin = ZOOM_MARGIN * die;
     double need = fmax(x1 - x0, y1 - y0) + 2 * margin;
     double zoom = fmin(DET_TYPICAL_DIE / die, DET_SIDE / need);
     if (zoom < ZOOM_WORTH * scale) return 0;
@@ -411,11 +417,6 @@ static int long_side(const yz_vision_die *die)
     return die->box[2] > die->box[3] ? die->box[2] : die->box[3];
 }
 
-static int by_int(const void *a, const void *b)
-{
-    return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
-}
-
 /* Two touching dice the detector took for one leave one box much larger than the others: the
  * dice of one photo are one size, give or take perspective (in the renders the largest die is
  * at most 1.37 times the median die in 99 photos of 100). Such a die is uncertain. Needs three
@@ -423,13 +424,13 @@ static int by_int(const void *a, const void *b)
 static int distrust_two_dice_boxes(yz_vision_result *result)
 {
     if (result->n_dice < 3) return -1;
-    int sides[YZ_VISION_MAX_DICE];
+    double sides[YZ_VISION_MAX_DICE];
     for (int k = 0; k < result->n_dice; k++)
         sides[k] = long_side(&result->dice[k]);
-    qsort(sides, (size_t)result->n_dice, sizeof *sides, by_int);
-    int median = sides[result->n_dice / 2], first = -1;
+    double typical = median(sides, result->n_dice);
+    int first = -1;
     for (int i = result->n_dice - 1; i >= 0; i--)
-        if (long_side(&result->dice[i]) > TWO_DICE_SIDE * median) {
+        if (long_side(&result->dice[i]) > TWO_DICE_SIDE * typical) {
             result->dice[i].certain = 0;
             first = i;
         }

@@ -106,14 +106,19 @@ yz_cv_status yz_cv_draw_polygon(yz_cv_image *rgb, const yz_cv_point *points, int
     });
 }
 
+// Text is HERSHEY_SIMPLEX (about 22 px tall at scale 1) over a black outline this much thicker
+// than its strokes, so it reads on grass and on white dice alike.
+static double text_scale(double height_px) { return height_px / 22.0; }
+static const int TEXT_OUTLINE = 3;
+
 yz_cv_status yz_cv_draw_text(yz_cv_image *rgb, const char *text, int x, int y, double height_px,
                              const uint8_t colour[3], int thickness)
 {
     return guarded([&] {
         cv::Mat out = wrap(rgb);
-        double scale = height_px / 22.0; // HERSHEY_SIMPLEX is about 22 px tall at scale 1
+        double scale = text_scale(height_px);
         cv::putText(out, text, cv::Point(x, y), cv::FONT_HERSHEY_SIMPLEX, scale, cv::Scalar(0, 0, 0),
-                    thickness + 3, cv::LINE_AA);
+                    thickness + TEXT_OUTLINE, cv::LINE_AA);
         cv::putText(out, text, cv::Point(x, y), cv::FONT_HERSHEY_SIMPLEX, scale,
                     cv::Scalar(colour[0], colour[1], colour[2]), thickness, cv::LINE_AA);
     });
@@ -124,9 +129,8 @@ int yz_cv_text_width(const char *text, double height_px, int thickness)
     int width = 0;
     if (guarded([&] {
             int baseline = 0;
-            // the black outline drawn under the text is thickness + 3 wide
-            width = cv::getTextSize(text, cv::FONT_HERSHEY_SIMPLEX, height_px / 22.0,
-                                    thickness + 3, &baseline)
+            width = cv::getTextSize(text, cv::FONT_HERSHEY_SIMPLEX, text_scale(height_px),
+                                    thickness + TEXT_OUTLINE, &baseline)
                         .width;
         }))
         return 0;
