@@ -36,9 +36,9 @@
 #include "internal.h"
 #include "vision_testing.h"
 
-#define DET_SIDE 320 /* detector canvas; must match tools/train_reader.py */
+#define DET_SIDE 320 /* detector canvas's long side; must match tools/train_reader.py */
 #define DET_STRIDE 4 /* detector output cell, canvas pixels */
-#define DET_CELLS (DET_SIDE / DET_STRIDE)
+#define DET_ALIGN 16 /* the detector's coarsest stride: its canvas sides are multiples of it */
 #define CROP 64        /* reader input; must match tools/train_reader.py */
 #define CROP_SCALE 1.3 /* crop side / die box long side; ditto */
 #define N_CLASSES 7    /* 0 = no readable top face, 1..6 */
@@ -152,12 +152,12 @@ static void one_peak_per_die(candidate *found, int *n_found)
  * becomes an unexplained candidate (which then accounts for the cells around it): it counts as
  * an uncertain die, so the photo is refused rather than read one die short. */
 static void add_unexplained(const float *heat, const float *width, const float *height,
-                            int cells_w, int cells_h, double to_photo, candidate *found,
-                            int *n_found)
+                            int grid_w, int cells_w, int cells_h, double to_photo,
+                            candidate *found, int *n_found)
 {
     for (int y = 0; y < cells_h; y++)
         for (int x = 0; x < cells_w; x++) {
-            float score = heat[y * DET_CELLS + x];
+            float score = heat[y * grid_w + x];
             if (score < DOUBT_SCORE) continue;
             double cx = (x + 0.5) * DET_STRIDE * to_photo, cy = (y + 0.5) * DET_STRIDE * to_photo;
             int explained = 0;
@@ -166,13 +166,15 @@ static void add_unexplained(const float *heat, const float *width, const float *
                             EXPLAINED * fmax(found[k].w, found[k].h);
             if (explained || *n_found == MAX_CANDIDATES) continue;
             found[(*n_found)++] =
-                (candidate){score, cx, cy, fmax(1.0, width[y * DET_CELLS + x] * 32 * to_photo),
-                            fmax(1.0, height[y * DET_CELLS + x] * 32 * to_photo), 1};
+                (candidate){score, cx, cy, fmax(1.0, width[y * grid_w + x] * 32 * to_photo),
+                            fmax(1.0, height[y * grid_w + x] * 32 * to_photo), 1};
         }
 }
 
 /* The detector's peaks in one window of the photo (working-size pixels), shrunk or enlarged by
- * `scale` into the top-left of the canvas; candidates come back in photo coordinates. */
+ * `scale` into the top-left of the canvas; candidates come back in photo coordinates. The net
+ * is fully convolutional, so the canvas is only as large as the window needs (rounded up to
+ * DET_ALIGN): a 4:3 photo costs three quarters of a square canvas, a small window less. */
 static int detect_in_window(yz_cv_net *detector, const yz_vision_image *photo, const int window[4],
                             double scale, candidate *found, int *n_found)
 {
@@ -180,41 +182,43 @@ static int detect_in_window(yz_cv_net *detector, const yz_vision_image *photo, c
     int shrunk_w = (int)lround(window[2] * scale), shrunk_h = (int)lround(window[3] * scale);
     shrunk_w = shrunk_w < 1 ? 1 : shrunk_w > DET_SIDE ? DET_SIDE : shrunk_w;
     shrunk_h = shrunk_h < 1 ? 1 : shrunk_h > DET_SIDE ? DET_SIDE : shrunk_h;
-    size_t n_out = 3 * DET_CELLS * DET_CELLS;
-    uint8_t *canvas = yz_vision_alloc(DET_SIDE * DET_SIDE * 3);
+    int canvas_w = (shrunk_w + DET_ALIGN - 1) / DET_ALIGN * DET_ALIGN,
+        canvas_h = (shrunk_h + DET_ALIGN - 1) / DET_ALIGN * DET_ALIGN;
+    int grid_w = canvas_w / DET_STRIDE, grid_h = canvas_h / DET_STRIDE;
+    size_t n_out = 3 * (size_t)grid_w * grid_h;
+    uint8_t *canvas = yz_vision_alloc((size_t)canvas_w * canvas_h * 3);
     float *out = yz_vision_alloc(n_out * sizeof(float));
     if (!canvas || !out) {
         status = -1;
         goto done;
     }
-    memset(canvas, 0, DET_SIDE * DET_SIDE * 3);
+    memset(canvas, 0, (size_t)canvas_w * canvas_h * 3);
     yz_cv_image source = {window[2], window[3], 3, photo->w * 3,
                           photo->rgb + ((size_t)window[1] * photo->w + window[0]) * 3};
-    yz_cv_image shrunk = {shrunk_w, shrunk_h, 3, DET_SIDE * 3, canvas}; /* top-left of canvas */
-    yz_cv_image input = {DET_SIDE, DET_SIDE, 3, DET_SIDE * 3, canvas};
+    yz_cv_image shrunk = {shrunk_w, shrunk_h, 3, canvas_w * 3, canvas}; /* top-left of canvas */
+    yz_cv_image input = {canvas_w, canvas_h, 3, canvas_w * 3, canvas};
     int n_values = 0;
     if (yz_cv_resize_area(&source, &shrunk) ||
         yz_cv_net_run(detector, &input, 1, out, (int)n_out, &n_values) || n_values != (int)n_out) {
         status = 1;
         goto done;
     }
-    const float *heat = out, *width = out + DET_CELLS * DET_CELLS,
-                *height = width + DET_CELLS * DET_CELLS;
+    const float *heat = out, *width = out + grid_w * grid_h, *height = width + grid_w * grid_h;
     int cells_w = (shrunk_w + DET_STRIDE - 1) / DET_STRIDE,
         cells_h = (shrunk_h + DET_STRIDE - 1) / DET_STRIDE;
     double to_photo = 1.0 / scale;
     *n_found = 0;
     for (int y = 0; y < cells_h; y++)
         for (int x = 0; x < cells_w; x++) {
-            float score = heat[y * DET_CELLS + x];
+            float score = heat[y * grid_w + x];
             if (score < DOUBT_SCORE) continue;
             int peak = 1;
             double sum = 0, sx = 0, sy = 0;
             for (int dy = -1; dy <= 1; dy++)
                 for (int dx = -1; dx <= 1; dx++) {
                     int nx = x + dx, ny = y + dy;
-                    if (nx < 0 || ny < 0 || nx >= DET_CELLS || ny >= DET_CELLS) continue;
-                    float other = heat[ny * DET_CELLS + nx];
+                    if (nx < 0 || ny < 0 || nx >= grid_w || ny >= grid_h) continue;
+                    float other = heat[ny * grid_w + nx];
                     /* ties go to the first cell in reading order */
                     if (other > score || (other == score && (dy < 0 || (dy == 0 && dx < 0))))
                         peak = 0;
@@ -227,12 +231,12 @@ static int detect_in_window(yz_cv_net *detector, const yz_vision_image *photo, c
             c->score = score;
             c->cx = (x + 0.5 + sx / sum) * DET_STRIDE * to_photo;
             c->cy = (y + 0.5 + sy / sum) * DET_STRIDE * to_photo;
-            c->w = fmax(1.0, width[y * DET_CELLS + x] * 32 * to_photo);
-            c->h = fmax(1.0, height[y * DET_CELLS + x] * 32 * to_photo);
+            c->w = fmax(1.0, width[y * grid_w + x] * 32 * to_photo);
+            c->h = fmax(1.0, height[y * grid_w + x] * 32 * to_photo);
             c->unexplained = 0;
         }
     one_peak_per_die(found, n_found);
-    add_unexplained(heat, width, height, cells_w, cells_h, to_photo, found, n_found);
+    add_unexplained(heat, width, height, grid_w, cells_w, cells_h, to_photo, found, n_found);
     for (int i = 0; i < *n_found; i++) {
         found[i].cx += window[0];
         found[i].cy += window[1];
