@@ -24,11 +24,12 @@
 static const char batch_help[] =
     "usage: yardzee batch DIR... [--jobs N] [--csv OUT.csv | --json OUT.json] [--rules P]\n"
     "                    [--resume]\n"
-    "Reads every JPEG and PNG under the folders (recursively, in sorted order) and writes one row\n"
-    "per photo: file, status (ok, refused, unreadable), reason, roll, per-die confidence, and the\n"
-    "best box on an empty card with its points. CSV goes to stdout without --csv/--json. --jobs\n"
-    "defaults to the number of cores; the output does not depend on it. --resume skips photos\n"
-    "already in the output file. A summary goes to stderr, and a progress bar on a terminal.\n";
+    "Reads every JPEG, PNG and HEIC under the folders (recursively, in sorted order) and writes\n"
+    "one row per photo: file, status (ok, refused, unreadable), reason, roll, per-die confidence,\n"
+    "and the best box on an empty card with its points. CSV goes to stdout without --csv/--json.\n"
+    "--jobs defaults to the number of cores; the output does not depend on it. --resume skips\n"
+    "photos already in the output file. A summary goes to stderr, and a progress bar on a\n"
+    "terminal.\n";
 
 typedef struct {
     char **paths;
@@ -51,7 +52,8 @@ static int is_photo_name(const char *name)
 {
     const char *dot = strrchr(name, '.');
     return dot && (strcasecmp(dot, ".jpg") == 0 || strcasecmp(dot, ".jpeg") == 0 ||
-                   strcasecmp(dot, ".png") == 0);
+                   strcasecmp(dot, ".png") == 0 || strcasecmp(dot, ".heic") == 0 ||
+                   strcasecmp(dot, ".heif") == 0);
 }
 
 static int add_path(path_list *list, const char *path)

@@ -18,10 +18,10 @@ typedef struct {
 
 static const char read_usage[] =
     "usage: yardzee read PHOTO [--json] [--annotate OUT.png] [--expect 5|any]\n"
-    "Reads the top faces of the dice in a JPEG or PNG photo. By default exactly 5 dice must be\n"
-    "found and every one read with confidence; otherwise the photo is refused (exit 3) with the\n"
-    "reason. --expect any reports every die found. --annotate writes the photo with each die's\n"
-    "outline, top face and value drawn on it.\n";
+    "Reads the top faces of the dice in a JPEG, PNG or HEIC photo. By default exactly 5 dice must\n"
+    "be found and every one read with confidence; otherwise the photo is refused (exit 3) with\n"
+    "the reason. --expect any reports every die found. --annotate writes the photo with each\n"
+    "die's outline, top face and value drawn on it.\n";
 
 static int parse_read_args(int argc, char **argv, read_args *args)
 {

@@ -2,9 +2,9 @@
  * and the game moved one step at a time through game_file.c.
  *
  *   GET  /                         the page (serve_page.c)
- *   POST /api/read[?throws_left=N] body: a JPEG or PNG (raw, or the "photo" field of a form);
+ *   POST /api/read[?throws_left=N] body: a JPEG, PNG or HEIC (raw, or a form's "photo" field);
  *                                  `read --json` plus "id" and "advice"
- *   POST /api/verify?claim=R       body: a JPEG or PNG; `verify --json` plus "id"
+ *   POST /api/verify?claim=R       body: a JPEG, PNG or HEIC; `verify --json` plus "id"
  *   GET  /api/annotated/ID.png     the photo of a recent read with the dice drawn on it
  *   GET  /api/game                 the scoreboard (`game show --json`) plus "boxes", "advice"
  *   POST /api/game/throw           {"roll": [..]} or {"photo": ID}; "corrected": true if fixed
@@ -125,14 +125,6 @@ static int code_matches(const yz_serve *server, struct MHD_Connection *connectio
 
 /* ---- photos ------------------------------------------------------------------------------ */
 
-static int is_photo(const char *bytes, size_t len)
-{
-    static const unsigned char jpeg[] = {0xFF, 0xD8, 0xFF};
-    static const unsigned char png[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-    return (len >= sizeof jpeg && memcmp(bytes, jpeg, sizeof jpeg) == 0) ||
-           (len >= sizeof png && memcmp(bytes, png, sizeof png) == 0);
-}
-
 static void annotated_path(const yz_serve *server, unsigned id, char *path, size_t size)
 {
     snprintf(path, size, "%s/%u.png", server->photo_dir, id);
@@ -143,8 +135,8 @@ static void annotated_path(const yz_serve *server, unsigned id, char *path, size
 static unsigned read_upload(yz_serve *server, const request *req, yz_vision_result *result,
                             unsigned *id, char *why, size_t size)
 {
-    if (!is_photo(req->body, req->len)) {
-        snprintf(why, size, "not a photo: send a JPEG or PNG");
+    if (!yz_vision_is_photo((const uint8_t *)req->body, req->len)) {
+        snprintf(why, size, "not a photo: send a JPEG, PNG or HEIC");
         return MHD_HTTP_UNSUPPORTED_MEDIA_TYPE;
     }
     pthread_mutex_lock(&server->reads_lock);

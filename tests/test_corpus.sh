@@ -66,22 +66,22 @@ done <<'TABLE'
 # Photos that cannot be loaded.
 bad_empty.jpg                       | read | 1 | empty file
 bad_empty.png                       | read | 1 | empty file
-bad_text_named_photo.jpg            | read | 1 | not a JPEG or PNG file
-bad_truncated_after_soi.jpg         | read | 1 | truncated|not a JPEG or PNG file
+bad_text_named_photo.jpg            | read | 1 | not a JPEG, PNG or HEIC file
+bad_truncated_after_soi.jpg         | read | 1 | truncated|not a JPEG, PNG or HEIC file
 bad_truncated_in_app0.jpg           | read | 1 | truncated
 bad_truncated_in_tables.jpg         | read | 1 | truncated
 bad_truncated_at_scan_start.jpg     | read | 1 | truncated
 bad_truncated_in_scan.jpg           | read | 1 | truncated
 bad_truncated_half.jpg              | read | 1 | truncated
 bad_truncated_no_eoi.jpg            | read | 1 | truncated
-bad_truncated_in_signature.png      | read | 1 | truncated|not a JPEG or PNG file
+bad_truncated_in_signature.png      | read | 1 | truncated|not a JPEG, PNG or HEIC file
 bad_truncated_after_signature.png   | read | 1 | truncated
 bad_truncated_in_ihdr.png           | read | 1 | truncated
 bad_truncated_after_ihdr.png        | read | 1 | truncated
 bad_truncated_in_idat.png           | read | 1 | truncated
 bad_truncated_half.png              | read | 1 | truncated
 bad_truncated_no_iend.png           | read | 1 | truncated
-bad_corrupt_soi.jpg                 | read | 1 | not a JPEG or PNG file
+bad_corrupt_soi.jpg                 | read | 1 | not a JPEG, PNG or HEIC file
 bad_corrupt_sof_marker.jpg          | read | 1 | corrupt JPEG \(Unsupported JPEG process
 bad_corrupt_sof_precision.jpg       | read | 1 | corrupt JPEG \(Unsupported JPEG data precision
 bad_corrupt_sof_components.jpg      | read | 1 | corrupt JPEG \(
@@ -90,7 +90,7 @@ bad_corrupt_dht_counts.jpg          | read | 1 | corrupt JPEG \(Bogus Huffman ta
 bad_corrupt_sos_table.jpg           | read | 1 | corrupt JPEG \(Invalid component ID
 bad_corrupt_marker_in_scan.jpg      | read | 1 | corrupt JPEG \(
 bad_exif_app1_past_end.jpg          | read | 1 | truncated
-bad_corrupt_signature.png           | read | 1 | not a JPEG or PNG file
+bad_corrupt_signature.png           | read | 1 | not a JPEG, PNG or HEIC file
 bad_corrupt_ihdr_crc.png            | read | 1 | corrupt PNG \(IHDR: CRC error\)
 bad_corrupt_ihdr_width.png          | read | 1 | corrupt PNG \(IHDR: CRC error\)
 bad_corrupt_ihdr_depth.png          | read | 1 | corrupt PNG \(Invalid IHDR data\)
@@ -100,6 +100,9 @@ bad_corrupt_filter_type.png         | read | 1 | corrupt PNG \(bad adaptive filt
 bad_corrupt_deflate.png             | read | 1 | corrupt PNG \(IDAT
 bad_corrupt_no_ihdr.png             | read | 1 | corrupt PNG \(no IHDR\)
 # Headers that claim too much: refused before memory is asked for.
+bad_truncated_in_ftyp.heic          | read | 1 | not a JPEG, PNG or HEIC file|not a readable HEIC file
+bad_truncated_half.heic             | read | 1 | not a readable HEIC file \(.*end of file
+bad_corrupt_hvcc.heic               | read | 1 | corrupt HEIC image \(
 bad_sof_65535x65535.jpg             | read | 1 | corrupt JPEG \(Maximum supported image dimension is 65500
 bad_sof_65500x65500.jpg             | read | 1 | 65500x65500 pixels has a side longer than the 20000 px limit
 bad_sof_1x65500.jpg                 | read | 1 | 1x65500 pixels has a side longer than the 20000 px limit
@@ -129,6 +132,10 @@ exif_orientation_5.jpg              | read | load |
 exif_orientation_6.jpg              | read | load |
 exif_orientation_7.jpg              | read | load |
 exif_orientation_8.jpg              | read | load |
+heic_upright.heic                   | read | load |
+heic_irot_1.heic                    | read | load |
+heic_irot_2.heic                    | read | load |
+heic_irot_3.heic                    | read | load |
 exif_malformed_ifd_out_of_segment.jpg     | read | load |
 exif_malformed_entries_past_end.jpg       | read | load |
 exif_malformed_ifd_loop.jpg               | read | load |
@@ -230,15 +237,16 @@ same_boxes() { # NAME TOLERANCE REFERENCE FILES...
     done
 }
 same_boxes "EXIF orientations" 2 exif_orientation_1.jpg exif_orientation_{2..8}.jpg
+# HEIC, upright or turned by its irot box (with an EXIF tag that agrees, as iPhones write).
+same_boxes "HEIC rotations" 2 exif_orientation_1.jpg heic_upright.heic heic_irot_{1..3}.heic
 # ... and the same roll, read with confidence: lawn_000's truth, 5 1 3 1 3 from the left.
-for orientation in 1 2 3 4 5 6 7 8; do
-    roll=$("$yardzee" read --json "$corpus/exif_orientation_$orientation.jpg" 2>/dev/null |
-        grep -o '"roll": \[[0-9, ]*\]')
+for file in exif_orientation_{1..8}.jpg heic_upright.heic heic_irot_{1..3}.heic; do
+    roll=$("$yardzee" read --json "$corpus/$file" 2>/dev/null | grep -o '"roll": \[[0-9, ]*\]')
     if [ "$roll" = '"roll": [5, 1, 3, 1, 3]' ]; then
         passed=$((passed + 1))
     else
         failed=$((failed + 1))
-        echo "FAIL: EXIF orientation $orientation reads ${roll:-no roll}, not [5, 1, 3, 1, 3]"
+        echo "FAIL: $file reads ${roll:-no roll}, not [5, 1, 3, 1, 3]"
     fi
 done
 # The same JPEG bytes with a broken APP1 in front: exactly the same pixels, the same boxes.

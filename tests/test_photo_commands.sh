@@ -45,7 +45,7 @@ check "snap annotates" 0 "^Roll: " -- "$samples/lawn/$good" --annotate "$tmp/sna
 expect_true "snap wrote the annotated PNG" test -s "$tmp/snap.png"
 check "snap refuses honestly" 3 "Could not read the dice with confidence: " -- "$samples/lawn/$refused"
 expect_true "a refused snap prints no roll" bash -c "! grep -q '^Roll:' '$tmp/out'"
-check "snap of a broken file" 1 "fake.jpg: not a JPEG or PNG file" -- "$(echo hello >"$tmp/fake.jpg"; echo "$tmp/fake.jpg")"
+check "snap of a broken file" 1 "fake.jpg: not a JPEG, PNG or HEIC file" -- "$(echo hello >"$tmp/fake.jpg"; echo "$tmp/fake.jpg")"
 
 check "verify holds" 0 "the claim $claim holds \(sure: " -- verify "$samples/lawn/$good" --claim "$claim"
 check "verify in another order" 0 "holds" -- verify "$samples/lawn/$good" --claim "$(echo "$roll" | tr ' ' '\n' | sort -rn | tr '\n' ',' | sed 's/,$//')"
@@ -66,7 +66,7 @@ check "batch one job" 0 "3 photos: 1 ok, 1 refused, 1 unreadable" -- batch "$tmp
 check "batch two jobs" 0 "3 photos: 1 ok, 1 refused, 1 unreadable" -- batch "$tmp/photos" --jobs 2 --csv "$tmp/two.csv"
 expect_true "--jobs does not change the output" cmp -s "$tmp/one.csv" "$tmp/two.csv"
 expect_true "the ok row" grep -q "^\"$tmp/photos/$good\",ok,\"\",[1-6 ]*,[0-9. ]*,[a-z_]*,[0-9]*$" "$tmp/one.csv"
-expect_true "the unreadable row" grep -q "broken.jpg\",unreadable,\".*not a JPEG or PNG file\"" "$tmp/one.csv"
+expect_true "the unreadable row" grep -q "broken.jpg\",unreadable,\".*not a JPEG, PNG or HEIC file\"" "$tmp/one.csv"
 check "batch json" 0 "3 photos" -- batch "$tmp/photos" --json "$tmp/out.json"
 expect_true "the json report" grep -q '"status": "refused"' "$tmp/out.json"
 cp "$samples/lawn/$good" "$tmp/photos/sub/again.jpg"

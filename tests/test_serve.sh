@@ -70,6 +70,7 @@ id=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["id"])' "$
 expect_true "the annotated photo is a PNG" test "$(curl -s "${url}api/annotated/$id.png" | head -c 4 | tail -c 3)" = PNG
 http "a photo sent as a form field" 200 '"status":"ok".*"roll":\[3,2,2,4,6\]' -- -F photo=@"$samples/lawn/lawn_004.jpg" "${url}api/read"
 http "an unknown annotated photo" 404 'no such photo' -- "${url}api/annotated/999.png"
+http "an iPhone's HEIC, turned by its irot box" 200 '"status":"ok".*"roll":\[5,1,3,1,3\]' -- --data-binary @"$samples/../tests/corpus/heic_irot_3.heic" "${url}api/read"
 http "a refused photo says why" 200 '"status":"refused","reason":"found 4 dice' -- --data-binary @"$samples/lawn/lawn_010.jpg" "${url}api/read"
 echo "not a photo" >text.txt
 http "a text file" 415 'not a photo' -- --data-binary @text.txt "${url}api/read"

@@ -345,7 +345,7 @@ static void broken_files_give_clean_errors(void **state)
         {png.bytes, 20, "x.png", "x.png: truncated"},
         {jpeg.bytes, 3, "x.jpg", "x.jpg: "},
         {empty, 0, "zero.jpg", "zero.jpg: empty file"},
-        {(const uint8_t *)text, sizeof text - 1, "photo.jpg", "photo.jpg: not a JPEG or PNG file"},
+        {(const uint8_t *)text, sizeof text - 1, "photo.jpg", "photo.jpg: not a JPEG, PNG or HEIC file"},
         {garbage, sizeof garbage, "noise.jpg", "noise.jpg: "},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -1,18 +1,22 @@
 #!/usr/bin/python3
 """Writes tests/corpus/: bad and odd photos, cards and game files for tests/test_corpus.sh.
 
-Deterministic: a seeded scene, OpenCV's JPEG/PNG encoders and headers written here byte by
-byte, so running it again gives the same files (they are committed; this says how they were
-made). usage: tools/make_corpus.py [OUT_DIR]   (default tests/corpus)
+Deterministic: a seeded scene, OpenCV's JPEG/PNG encoders, libheif's heif-enc (Debian's
+libheif-examples) for HEIC, and headers written here byte by byte, so running it again gives
+the same files (they are committed; this says how they were made).
+usage: tools/make_corpus.py [OUT_DIR]   (default tests/corpus)
 
 Names say what a file is meant to provoke: bad_* must be refused with exit 1 and one line
 naming the file; odd_* are valid and must load; exif_* are one upright scene stored turned
-eight ways (or with a broken EXIF block) that must all give the same dice. The 5 MB JSON file
+eight ways (or with a broken EXIF block) that must all give the same dice; heic_* are that
+scene as an iPhone stores it, turned by an irot box. The 5 MB JSON file
 is not here (too big to commit): test_corpus.sh writes it.
 """
 import os
 import struct
+import subprocess
 import sys
+import tempfile
 import zlib
 
 import cv2
@@ -186,6 +190,91 @@ VALID_GAME = (b'{"yardzee_game": 1, "rules": "yahtzee", "players": ["Ann", "Bob"
               b'  {"player": "Ann", "score": "threes", "points": 9}\n]}\n')
 
 
+def heic(jpeg_bytes, quality=50):
+    """heif-enc's HEIC of a JPEG: the pixels as stored, any EXIF block copied, no transform."""
+    with tempfile.TemporaryDirectory() as tmp:
+        source, out = os.path.join(tmp, "in.jpg"), os.path.join(tmp, "out.heic")
+        with open(source, "wb") as f:
+            f.write(jpeg_bytes)
+        subprocess.run(["heif-enc", "-q", str(quality), "-o", out, source], check=True,
+                       stdout=subprocess.DEVNULL)
+        with open(out, "rb") as f:
+            return f.read()
+
+
+def boxes(data, start=0, end=None):
+    """(type, start, header size, end) of the ISO-BMFF boxes in data[start:end]."""
+    end = len(data) if end is None else end
+    while start + 8 <= end:
+        size, kind = struct.unpack(">I4s", data[start:start + 8])
+        yield kind, start, 8, start + size
+        start += size
+
+
+def with_irot(heic_bytes, quarter_turns):
+    """The HEIC with an irot property on its only image: show it turned quarter_turns x 90
+    degrees counter-clockwise, as iPhones mark a photo taken with the phone held upright. The
+    meta box grows, so the sizes around the new bytes and iloc's offsets into mdat move."""
+    data = bytearray(heic_bytes)
+    top = {kind: (at, header, end) for kind, at, header, end in boxes(data)}
+    meta_at, _, meta_end = top[b"meta"]
+    assert meta_end <= top[b"mdat"][0], "meta must come before mdat"
+    inner = {kind: (at, header, end) for kind, at, header, end in boxes(data, meta_at + 12, meta_end)}
+    iprp_at, _, iprp_end = inner[b"iprp"]
+    props = {kind: (at, end) for kind, at, _, end in boxes(data, iprp_at + 8, iprp_end)}
+    ipco_at, ipco_end = props[b"ipco"]
+    ipma_at, ipma_end = props[b"ipma"]
+    n_props = sum(1 for _ in boxes(data, ipco_at + 8, ipco_end))
+    version, flags = data[ipma_at + 8], int.from_bytes(data[ipma_at + 9:ipma_at + 12], "big")
+    assert version == 0 and flags & 1 == 0 and n_props + 1 < 128, "small ipma only"
+    entries = struct.unpack(">I", data[ipma_at + 12:ipma_at + 16])[0]
+    assert entries == 1, "one image item only"
+    # First every change in place, then the two insertions, the later one first: nothing
+    # moves before it is written.
+    data[ipma_at + 16 + 2] += 1  # the item's association count, after its ID
+    grown = 10
+    for at, more in ((ipma_at, 1), (ipco_at, 9), (iprp_at, grown), (meta_at, grown)):
+        size = struct.unpack(">I", data[at:at + 4])[0]
+        data[at:at + 4] = struct.pack(">I", size + more)
+    # iloc (version 0 or 1): every extent lies in mdat, which moved by `grown` bytes.
+    iloc_at = inner[b"iloc"][0]
+    pos = iloc_at + 8
+    version = data[pos]
+    pos += 4
+    offset_size, length_size = data[pos] >> 4, data[pos] & 15
+    base_size, index_size = data[pos + 1] >> 4, (data[pos + 1] & 15) if version else 0
+    pos += 2
+    count = struct.unpack(">H", data[pos:pos + 2])[0]
+    pos += 2
+
+    def shift(at, size):
+        if size:
+            value = int.from_bytes(data[at:at + size], "big") + grown
+            data[at:at + size] = value.to_bytes(size, "big")
+
+    for _ in range(count):
+        pos += 2  # item ID
+        if version:
+            assert data[pos + 1] & 15 == 0, "file offsets only"
+            pos += 2
+        pos += 2  # data reference index
+        base_at = pos
+        base = int.from_bytes(data[pos:pos + base_size], "big")
+        pos += base_size
+        extents = struct.unpack(">H", data[pos:pos + 2])[0]
+        pos += 2
+        if base:
+            shift(base_at, base_size)
+        for _ in range(extents):
+            pos += index_size
+            if not base:
+                shift(pos, offset_size)
+            pos += offset_size + length_size
+    data[ipma_end:ipma_end] = bytes([0x80 | (n_props + 1)])  # essential, 1-based index
+    data[ipco_end:ipco_end] = struct.pack(">I4sB", 9, b"irot", quarter_turns & 3)
+    return bytes(data)
+
+
 def game(moves, extra=b""):
     return (b'{"yardzee_game": 1, "rules": "yahtzee", "players": ["Ann", "Bob"]' + extra +
             b', "moves": [' + moves + b']}\n')
@@ -356,6 +445,22 @@ def image_files():
         stored = jpeg(jpeg_exif.to_stored(upright, orientation), 75)
         files[f"exif_orientation_{orientation}.jpg"] = with_app1(
             stored, jpeg_exif.exif_segment(orientation, big_endian=orientation % 2 == 0))
+    # The same photo as HEIC: upright, and stored turned with the irot box saying how to show
+    # it and an EXIF Orientation that agrees (what an iPhone writes). The HEIF standard makes the
+    # box count; turning again for the EXIF tag would show it sideways.
+    files["heic_upright.heic"] = heic(jpeg(upright, 95))
+    for orientation, quarter_turns in [(8, 1), (3, 2), (6, 3)]:
+        stored = jpeg(jpeg_exif.to_stored(upright, orientation), 95)
+        files[f"heic_irot_{quarter_turns}.heic"] = with_irot(
+            heic(with_app1(stored, jpeg_exif.exif_segment(orientation, big_endian=False))),
+            quarter_turns)
+    upright_heic = files["heic_upright.heic"]
+    files["bad_truncated_half.heic"] = upright_heic[:len(upright_heic) // 2]
+    files["bad_truncated_in_ftyp.heic"] = upright_heic[:16]
+    hvcc = upright_heic.index(b"hvcC") - 4
+    hvcc_size = struct.unpack(">I", upright_heic[hvcc:hvcc + 4])[0]
+    files["bad_corrupt_hvcc.heic"] = (upright_heic[:hvcc + 8] + bytes(hvcc_size - 8) +
+                                      upright_heic[hvcc + hvcc_size:])
     # Broken EXIF blocks on ok_scene.jpg's pixels: ignored, so its dice are where they were.
     for name, tiff in malformed_exif_blocks().items():
         files[f"exif_malformed_{name}.jpg"] = with_app1(small_jpeg, exif_app1(tiff))

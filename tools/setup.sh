@@ -3,7 +3,7 @@
 # usage: tools/setup.sh [--train]   (--train adds python3-torch, for tools/train_reader.py)
 set -euo pipefail
 PACKAGES=(cmake make gcc g++ pkg-config libopencv-dev libpng-dev libjpeg62-turbo-dev
-          libcmocka-dev libjansson-dev zlib1g-dev python3-opencv python3-numpy valgrind
+          libheif-dev libcmocka-dev libjansson-dev zlib1g-dev python3-opencv python3-numpy valgrind
           libmicrohttpd-dev libqrencode-dev curl chromium chromium-driver)
 [ "${1:-}" != "--train" ] || PACKAGES+=(python3-torch)
 missing=()

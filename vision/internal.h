@@ -33,6 +33,10 @@ yz_vision_status yz_vision_decode_jpeg(const uint8_t *bytes, size_t n_bytes, con
                                        yz_vision_error *err);
 yz_vision_status yz_vision_decode_png(const uint8_t *bytes, size_t n_bytes, const char *name,
                                       yz_vision_decoded *out, yz_vision_error *err);
+/* HEIC comes out upright and at full size (orientation 1): HEVC has no cheap scaled decode. */
+int yz_vision_is_heic(const uint8_t *bytes, size_t n_bytes);
+yz_vision_status yz_vision_decode_heic(const uint8_t *bytes, size_t n_bytes, const char *name,
+                                       yz_vision_decoded *out, yz_vision_error *err);
 
 /* The EXIF Orientation (1..8) in an APP1 payload (starting at "Exif\0\0"); 1 when the block
  * is absent, malformed or says something out of range. Never reads outside [data, data+n). */

@@ -1,5 +1,5 @@
 /* photo.c - a file in, an upright RGB photo at working size out: reading, sniffing, limits,
- * EXIF orientation and shrinking. The codecs are in jpeg.c and png.c. */
+ * EXIF orientation and shrinking. The codecs are in jpeg.c, png.c and heic.c. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -115,6 +115,11 @@ static int is_png(const uint8_t *b, size_t n)
     return n >= 8 && memcmp(b, signature, 8) == 0;
 }
 
+int yz_vision_is_photo(const uint8_t *bytes, size_t n_bytes)
+{
+    return is_jpeg(bytes, n_bytes) || is_png(bytes, n_bytes) || yz_vision_is_heic(bytes, n_bytes);
+}
+
 yz_vision_status yz_vision_load_memory(const uint8_t *bytes, size_t n_bytes, const char *name,
                                        int max_long_side, yz_vision_photo *photo,
                                        yz_vision_error *err)
@@ -133,11 +138,13 @@ yz_vision_status yz_vision_load_memory(const uint8_t *bytes, size_t n_bytes, con
         status = yz_vision_decode_jpeg(bytes, n_bytes, name, max_long_side, &decoded, err);
     else if (is_png(bytes, n_bytes))
         status = yz_vision_decode_png(bytes, n_bytes, name, &decoded, err);
+    else if (yz_vision_is_heic(bytes, n_bytes))
+        status = yz_vision_decode_heic(bytes, n_bytes, name, &decoded, err);
     else
-        return yz_vision_fail(err, YZ_VISION_ERR_FORMAT, name, "not a JPEG or PNG file");
+        return yz_vision_fail(err, YZ_VISION_ERR_FORMAT, name, "not a JPEG, PNG or HEIC file");
     if (status != YZ_VISION_OK) return status;
 
-    /* PNGs (and JPEGs that 1/8 steps could not bring down) are shrunk by a whole factor. */
+    /* PNGs, HEICs (and JPEGs that 1/8 steps could not bring down) are shrunk by a whole factor. */
     int long_side = decoded.image.w > decoded.image.h ? decoded.image.w : decoded.image.h;
     int factor = 1;
     while (long_side / (factor + 1) >= YZ_VISION_MIN_LONG_SIDE && long_side / factor > max_long_side)

@@ -57,10 +57,12 @@ typedef struct {
     int orientation;       /* EXIF Orientation that was applied (1 when absent or malformed) */
 } yz_vision_photo;
 
-/* Decodes a JPEG or PNG file to RGB, applies EXIF orientation, and brings the long side down
- * to about max_long_side (0: the default, 1280). JPEGs are scaled while decoding, in steps of
- * 1/8 (a 4000x3000 photo decodes at 1000x750), never below a 1000 px long side when the photo
- * has more; PNGs are shrunk by a whole factor after decoding. Never upscales. On success the caller frees with yz_vision_photo_free. */
+/* Decodes a JPEG, PNG or HEIC file to RGB, applies EXIF orientation (HEIC: its own irot and
+ * imir boxes, which the HEIF standard puts before EXIF), and brings the long side down to about
+ * max_long_side (0: the default, 1280). JPEGs are scaled while decoding, in steps of 1/8 (a
+ * 4000x3000 photo decodes at 1000x750), never below a 1000 px long side when the photo has
+ * more; PNGs and HEICs are shrunk by a whole factor after decoding. Never upscales. On success
+ * the caller frees with yz_vision_photo_free. */
 yz_vision_status yz_vision_load_file(const char *path, int max_long_side, yz_vision_photo *photo,
                                      yz_vision_error *err);
 /* The same from bytes in memory; name is only used in error messages. */
@@ -68,6 +70,8 @@ yz_vision_status yz_vision_load_memory(const uint8_t *bytes, size_t n_bytes, con
                                        int max_long_side, yz_vision_photo *photo,
                                        yz_vision_error *err);
 void yz_vision_photo_free(yz_vision_photo *photo);
+/* Whether the bytes start like a file yz_vision_load_memory can decode (JPEG, PNG or HEIC). */
+int yz_vision_is_photo(const uint8_t *bytes, size_t n_bytes);
 
 /* ---- reading dice ---------------------------------------------------------------------- */
 
