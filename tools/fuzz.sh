@@ -19,7 +19,8 @@ for target in "${targets[@]}"; do
     mkdir -p "$work" "build-fuzz/crashes/$target"
     cp -n tests/fuzz/corpus/"$target"/* "$work"/ 2>/dev/null || true
     case "$target" in
-    fuzz_image) find samples/lawn tests/corpus -name '*.jpg' -size -200k | head -40 | xargs -r cp -n -t "$work" || true ;;
+    fuzz_image) { find samples/lawn tests/corpus -name '*.jpg' -size -200k | head -40
+                  find tests/corpus -name '*.heic'; } | xargs -r cp -n -t "$work" || true ;;
     fuzz_json_files) cp -n samples/cards/*.json tests/corpus/*.json "$work"/ 2>/dev/null || true ;;
     esac
     echo "fuzz: $target for $seconds s"

@@ -1,4 +1,4 @@
-/* fuzz_image.c - libFuzzer target: any bytes as a photo (JPEG/PNG decoding, EXIF, limits). */
+/* fuzz_image.c - libFuzzer target: any bytes as a photo (JPEG/PNG/HEIC decoding, EXIF, limits). */
 #include <stddef.h>
 #include <stdint.h>
 
