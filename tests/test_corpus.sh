@@ -113,6 +113,8 @@ bad_ihdr_1x1000000.png              | read | 1 | 1x1000000 pixels has a side lon
 bad_ihdr_10000x10000.png            | read | 1 | 10000x10000 pixels is more than the 50 MP limit
 bad_ihdr_0x0.png                    | read | 1 | 0x0 pixels is not an image
 bad_ihdr_4294967295x1.png           | read | 1 | 4294967295x1 pixels has a side longer
+bad_ispe_30000x30000.heic           | read | 1 | 30000x30000 pixels has a side longer than the 20000 px limit
+bad_ispe_10000x10000.heic           | read | 1 | 10000x10000 pixels is more than the 50 MP limit
 # Valid oddities: they load.
 ok_scene.jpg                        | read | load |
 ok_scene.png                        | read | load |

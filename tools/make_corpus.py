@@ -461,6 +461,10 @@ def image_files():
     hvcc_size = struct.unpack(">I", upright_heic[hvcc:hvcc + 4])[0]
     files["bad_corrupt_hvcc.heic"] = (upright_heic[:hvcc + 8] + bytes(hvcc_size - 8) +
                                       upright_heic[hvcc + hvcc_size:])
+    # Sizes that must be refused before anything is decoded: the ispe property claims them.
+    ispe = upright_heic.index(b"ispe") + 8  # after the type, version and flags
+    for w, h in [(30000, 30000), (10000, 10000)]:
+        files[f"bad_ispe_{w}x{h}.heic"] = upright_heic[:ispe] + struct.pack(">II", w, h) + upright_heic[ispe + 8:]
     # Broken EXIF blocks on ok_scene.jpg's pixels: ignored, so its dice are where they were.
     for name, tiff in malformed_exif_blocks().items():
         files[f"exif_malformed_{name}.jpg"] = with_app1(small_jpeg, exif_app1(tiff))
