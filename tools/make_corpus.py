@@ -203,11 +203,11 @@ def heic(jpeg_bytes, quality=50):
 
 
 def boxes(data, start=0, end=None):
-    """(type, start, header size, end) of the ISO-BMFF boxes in data[start:end]."""
+    """(type, start, end) of the ISO-BMFF boxes in data[start:end] (32-bit sizes only)."""
     end = len(data) if end is None else end
     while start + 8 <= end:
         size, kind = struct.unpack(">I4s", data[start:start + 8])
-        yield kind, start, 8, start + size
+        yield kind, start, start + size
         start += size
 
 
@@ -216,12 +216,12 @@ def with_irot(heic_bytes, quarter_turns):
     degrees counter-clockwise, as iPhones mark a photo taken with the phone held upright. The
     meta box grows, so the sizes around the new bytes and iloc's offsets into mdat move."""
     data = bytearray(heic_bytes)
-    top = {kind: (at, header, end) for kind, at, header, end in boxes(data)}
-    meta_at, _, meta_end = top[b"meta"]
+    top = {kind: (at, end) for kind, at, end in boxes(data)}
+    meta_at, meta_end = top[b"meta"]
     assert meta_end <= top[b"mdat"][0], "meta must come before mdat"
-    inner = {kind: (at, header, end) for kind, at, header, end in boxes(data, meta_at + 12, meta_end)}
-    iprp_at, _, iprp_end = inner[b"iprp"]
-    props = {kind: (at, end) for kind, at, _, end in boxes(data, iprp_at + 8, iprp_end)}
+    inner = {kind: (at, end) for kind, at, end in boxes(data, meta_at + 12, meta_end)}  # FullBox
+    iprp_at, iprp_end = inner[b"iprp"]
+    props = {kind: (at, end) for kind, at, end in boxes(data, iprp_at + 8, iprp_end)}
     ipco_at, ipco_end = props[b"ipco"]
     ipma_at, ipma_end = props[b"ipma"]
     n_props = sum(1 for _ in boxes(data, ipco_at + 8, ipco_end))
@@ -229,15 +229,18 @@ def with_irot(heic_bytes, quarter_turns):
     assert version == 0 and flags & 1 == 0 and n_props + 1 < 128, "small ipma only"
     entries = struct.unpack(">I", data[ipma_at + 12:ipma_at + 16])[0]
     assert entries == 1, "one image item only"
+    irot = struct.pack(">I4sB", 9, b"irot", quarter_turns & 3)
+    association = bytes([0x80 | (n_props + 1)])  # essential, 1-based index into ipco
+    grown = len(irot) + len(association)
     # First every change in place, then the two insertions, the later one first: nothing
     # moves before it is written.
     data[ipma_at + 16 + 2] += 1  # the item's association count, after its ID
-    grown = 10
-    for at, more in ((ipma_at, 1), (ipco_at, 9), (iprp_at, grown), (meta_at, grown)):
+    for at, more in ((ipma_at, len(association)), (ipco_at, len(irot)), (iprp_at, grown),
+                     (meta_at, grown)):
         size = struct.unpack(">I", data[at:at + 4])[0]
         data[at:at + 4] = struct.pack(">I", size + more)
     # iloc (version 0 or 1): every extent lies in mdat, which moved by `grown` bytes.
-    iloc_at = inner[b"iloc"][0]
+    iloc_at, _ = inner[b"iloc"]
     pos = iloc_at + 8
     version = data[pos]
     pos += 4
@@ -270,8 +273,8 @@ def with_irot(heic_bytes, quarter_turns):
             if not base:
                 shift(pos, offset_size)
             pos += offset_size + length_size
-    data[ipma_end:ipma_end] = bytes([0x80 | (n_props + 1)])  # essential, 1-based index
-    data[ipco_end:ipco_end] = struct.pack(">I4sB", 9, b"irot", quarter_turns & 3)
+    data[ipma_end:ipma_end] = association
+    data[ipco_end:ipco_end] = irot
     return bytes(data)
 
 
@@ -464,7 +467,8 @@ def image_files():
     # Sizes that must be refused before anything is decoded: the ispe property claims them.
     ispe = upright_heic.index(b"ispe") + 8  # after the type, version and flags
     for w, h in [(30000, 30000), (10000, 10000)]:
-        files[f"bad_ispe_{w}x{h}.heic"] = upright_heic[:ispe] + struct.pack(">II", w, h) + upright_heic[ispe + 8:]
+        files[f"bad_ispe_{w}x{h}.heic"] = (upright_heic[:ispe] + struct.pack(">II", w, h) +
+                                           upright_heic[ispe + 8:])
     # Broken EXIF blocks on ok_scene.jpg's pixels: ignored, so its dice are where they were.
     for name, tiff in malformed_exif_blocks().items():
         files[f"exif_malformed_{name}.jpg"] = with_app1(small_jpeg, exif_app1(tiff))

@@ -63,11 +63,13 @@ yz_vision_status yz_vision_decode_heic(const uint8_t *bytes, size_t n_bytes, con
     int stride = 0;
     const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
     int w = heif_image_get_primary_width(image), h = heif_image_get_primary_height(image);
-    if (!plane || stride < 3 * w || (status = yz_vision_check_size(w, h, name, err))) {
-        if (!status)
-            status = yz_vision_fail(err, YZ_VISION_ERR_FORMAT, name, "corrupt HEIC image");
+    if (!plane || stride < 3 * w) {
+        status = yz_vision_fail(err, YZ_VISION_ERR_FORMAT, name, "corrupt HEIC image");
         goto done;
     }
+    /* Checked again: the image libheif made is the one whose pixels get copied. */
+    status = yz_vision_check_size(w, h, name, err);
+    if (status) goto done;
     if (yz_vision_image_new(w, h, &out->image)) {
         status = yz_vision_fail(err, YZ_VISION_ERR_NOMEM, name, "out of memory");
         goto done;
