@@ -2,6 +2,7 @@
  * drawing: read right or refused), missing models, every allocation failing in turn during a
  * full read, and golden checks against the rendered lawn photos in samples/lawn when they are
  * there. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -254,6 +255,39 @@ static void boxes_that_cannot_be_trusted_refuse_the_photo(void **state)
     assert_non_null(strstr(result.reason, "found 5 dice, expected 6"));
 }
 
+/* The oracle, plainly: where the two readers' favourite values agree, the geometric mean of
+ * their probabilities, scaled to sum to one; else the plain mean. */
+static void two_readers_make_one_reading(void **state)
+{
+    (void)state;
+    /* Both lean to 5, each unsure of a different rival: together they are sure. */
+    const float whole[7] = {0, 0, 0, 0, 0.15f, 0.85f, 0}, face[7] = {0, 0, 0, 0.15f, 0, 0.85f, 0};
+    float combined[7];
+    yz_vision_testing_combine_readers(whole, face, combined);
+    assert_float_equal(combined[5], 1.0, 1e-6);
+    for (int k = 0; k < 7; k++)
+        if (k != 5) assert_float_equal(combined[k], 0.0, 1e-6);
+
+    /* Both lean to 2 by different margins. */
+    const float whole2[7] = {0.1f, 0, 0.6f, 0.3f, 0, 0, 0}, face2[7] = {0.2f, 0, 0.8f, 0, 0, 0, 0};
+    yz_vision_testing_combine_readers(whole2, face2, combined);
+    double g0 = sqrt(0.1 * 0.2), g2 = sqrt(0.6 * 0.8);
+    assert_float_equal(combined[0], g0 / (g0 + g2), 1e-6);
+    assert_float_equal(combined[2], g2 / (g0 + g2), 1e-6);
+    assert_float_equal(combined[3], 0.0, 1e-6);
+
+    /* The whole die is sure of 5, the top face leans to 6: unsure, at the mean. */
+    const float sure5[7] = {0, 0, 0, 0, 0, 1.0f, 0}, lean6[7] = {0, 0, 0, 0, 0, 0.49f, 0.51f};
+    yz_vision_testing_combine_readers(sure5, lean6, combined);
+    assert_float_equal(combined[5], 0.745, 1e-6);
+    assert_float_equal(combined[6], 0.255, 1e-6);
+    /* The top face sees no face at all where the whole die looks like a 5 (two touching dice
+     * boxed as one did this): unsure too. */
+    const float no_face[7] = {0.59f, 0, 0, 0, 0, 0.41f, 0};
+    yz_vision_testing_combine_readers(sure5, no_face, combined);
+    assert_float_equal(combined[5], 0.705, 1e-6);
+}
+
 static void lawn_photos_are_read_right_or_refused(void **state)
 {
     (void)state;
@@ -308,6 +342,7 @@ int main(void)
         cmocka_unit_test(drawn_dice_are_read_right_or_refused),
         cmocka_unit_test(missing_models_give_a_clean_error),
         cmocka_unit_test(boxes_that_cannot_be_trusted_refuse_the_photo),
+        cmocka_unit_test(two_readers_make_one_reading),
         cmocka_unit_test(every_failed_allocation_gives_a_clean_error),
         cmocka_unit_test(lawn_photos_are_read_right_or_refused),
     };

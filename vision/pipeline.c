@@ -1,7 +1,7 @@
 /* pipeline.c - from an upright working-size photo to the dice and the values of their top
- * faces, with three small learned nets (the .onnx files in models/, trained by
- * tools/train_reader.py and tools/train_top_face.py on rendered lawn scenes; those scripts
- * say how to regenerate them).
+ * faces, with four small learned nets (the .onnx files in models/, trained by
+ * tools/train_reader.py, tools/train_top_face.py and tools/train_face_reader.py on rendered
+ * lawn scenes and the shared photo sets; those scripts say how to regenerate them).
  *
  * How it reads a photo:
  *  1. Find. The photo, shrunk to a DET_SIDE long side, goes through the detector, which scores
@@ -18,9 +18,11 @@
  *     (with its mirror image) to the reader, which sees the whole die and says which value its
  *     TOP face shows, or that no top face can be read there. The side faces show pips too; the
  *     reader was trained on whole dice labelled with their top value, so it learned to ignore
- *     them. A third net finds the top face's corners in the same crop, so the annotated photo
- *     shows which face was read.
- *  3. Verdict. A die is certain when the detector is sure of it and the reader's probability
+ *     them. A third net finds the top face's corners in the same crop; the top face is cut out
+ *     along them, warped flat, and read again by a fourth net that sees only that face's pips.
+ *     The two readings make one (combine_readers): the value is trusted only when both readers
+ *     favour it. The annotated photo shows which face was read.
+ *  3. Verdict. A die is certain when the detector is sure of it and the combined probability
  *     for its value is at least MIN_CONFIDENCE, unless its box sticks out of the photo (cut off
  *     by the edge) or is much larger than the other dice's (two touching dice seen as one); the
  *     photo is ok only when the expected number of dice was found and every one is certain.
@@ -45,7 +47,7 @@
 #define MAX_CANDIDATES 64
 #define DIE_SCORE 0.50      /* detector score from which a peak is a die */
 #define DOUBT_SCORE 0.25    /* ... from which it may be one */
-#define MIN_CONFIDENCE 0.90 /* reader probability from which a value is trusted */
+#define MIN_CONFIDENCE 0.90 /* combined readers' probability from which a value is trusted */
 #define SAME_DIE 0.35       /* peaks closer than this many die sides are one die */
 #define EXPLAINED 0.5       /* a die accounts for the detector's scores this near it */
 #define TWO_DICE_SIDE 1.45  /* a box this many times the photo's median die side may be two dice */
@@ -57,6 +59,9 @@
 #define DETECTOR_FILE "dice_detector.onnx"
 #define READER_FILE "top_reader.onnx"
 #define TOP_FACE_FILE "top_face.onnx"
+#define FACE_READER_FILE "face_reader.onnx"
+#define FACE 32            /* face reader input; must match tools/train_face_reader.py */
+#define FACE_MARGIN 0.15   /* the top face's quad grown by this share about its centre; ditto */
 
 typedef struct {
     double score;
@@ -70,7 +75,7 @@ typedef struct {
 } reading;
 
 struct yz_vision_nets {
-    yz_cv_net *detector, *reader, *top_face;
+    yz_cv_net *detector, *reader, *top_face, *face_reader;
 };
 
 static const char *models_dir(const char *chosen)
@@ -102,6 +107,7 @@ void yz_vision_nets_free(yz_vision_nets *nets)
     yz_cv_net_free(nets->detector);
     yz_cv_net_free(nets->reader);
     yz_cv_net_free(nets->top_face);
+    yz_cv_net_free(nets->face_reader);
     yz_vision_release(nets);
 }
 
@@ -115,6 +121,8 @@ yz_vision_status yz_vision_nets_load(const char *chosen_dir, yz_vision_nets **ne
     yz_vision_status status = load_net(dir, DETECTOR_FILE, &(*nets)->detector, err);
     if (status == YZ_VISION_OK) status = load_net(dir, READER_FILE, &(*nets)->reader, err);
     if (status == YZ_VISION_OK) status = load_net(dir, TOP_FACE_FILE, &(*nets)->top_face, err);
+    if (status == YZ_VISION_OK)
+        status = load_net(dir, FACE_READER_FILE, &(*nets)->face_reader, err);
     if (status != YZ_VISION_OK) {
         yz_vision_nets_free(*nets);
         *nets = NULL;
@@ -317,24 +325,55 @@ static int find_dice(yz_cv_net *detector, const yz_vision_image *photo, candidat
     return status;
 }
 
-/* Step 2: for each die, the reader's probabilities (the mean over the crop and its mirror
- * image: a mirrored die is still a die showing the same value, and the two views steady the
- * reader where one alone is unsure) and where its top face is. */
+static int most_likely(const float *p)
+{
+    int best = 0;
+    for (int k = 1; k < N_CLASSES; k++)
+        if (p[k] > p[best]) best = k;
+    return best;
+}
+
+/* The two readers' probabilities for one die as one. Where both readers' most likely value is
+ * the same, the normalised geometric mean: each was trained to be right alone and they look at
+ * the die differently (the whole die with its side faces; the top face alone, flattened), so
+ * two readers leaning the same way make a surer reading than either one, and a value one of
+ * them all but rules out stays unlikely. Where they disagree, the plain mean: no value then
+ * gets more than 0.75 (each reader gives any value but its own favourite at most a half), so
+ * the die stays below MIN_CONFIDENCE, uncertain. */
+static void combine_readers(const float *whole_die, const float *face, float *combined)
+{
+    int agree = most_likely(whole_die) == most_likely(face);
+    double sum = 0;
+    for (int k = 0; k < N_CLASSES; k++) {
+        combined[k] = (float)(agree ? sqrt((double)whole_die[k] * face[k])
+                                    : 0.5 * ((double)whole_die[k] + face[k]));
+        sum += combined[k];
+    }
+    for (int k = 0; k < N_CLASSES; k++)
+        combined[k] = sum > 0 ? (float)(combined[k] / sum) : (float)(k == 0);
+}
+
+/* Step 2: for each die, where its top face is and what its value is. The whole-die reader sees
+ * the crop and its mirror image (a mirrored die is still a die showing the same value, and the
+ * two views steady it where one alone is unsure); the top-face net finds the top face's corners
+ * in the same crop; the face reader reads the face cut out along them and warped flat. */
 static int read_tops(const yz_vision_nets *nets, const yz_vision_image *photo,
                      const candidate *found, int n_found, reading *readings)
 {
     if (n_found == 0) return 0;
     int n_crops = 2 * n_found;
-    size_t crop_bytes = (size_t)CROP * CROP * 3;
-    uint8_t *pixels = yz_vision_alloc((size_t)n_crops * crop_bytes);
-    yz_cv_image *crops = yz_vision_alloc((size_t)n_crops * sizeof *crops);
-    float *out = yz_vision_alloc((size_t)n_crops * N_CLASSES * sizeof *out);
+    size_t crop_bytes = (size_t)CROP * CROP * 3, face_bytes = (size_t)FACE * FACE * 3;
+    uint8_t *pixels = yz_vision_alloc((size_t)n_crops * crop_bytes + (size_t)n_found * face_bytes);
+    yz_cv_image *crops = yz_vision_alloc((size_t)(n_crops + n_found) * sizeof *crops);
+    float *out = yz_vision_alloc((size_t)(n_crops + n_found) * N_CLASSES * sizeof *out);
     float *corners = yz_vision_alloc((size_t)n_found * 8 * sizeof *corners);
     int status = 0;
     if (!pixels || !crops || !out || !corners) {
         status = -1;
         goto done;
     }
+    yz_cv_image *faces = crops + n_crops;
+    float *face_out = out + (size_t)n_crops * N_CLASSES;
     yz_cv_image source = {photo->w, photo->h, 3, photo->w * 3, photo->rgb};
     for (int i = 0; i < n_found && !status; i++) {
         double half = 0.5 * CROP_SCALE * fmax(found[i].w, found[i].h);
@@ -344,13 +383,15 @@ static int read_tops(const yz_vision_nets *nets, const yz_vision_image *photo,
         crops[i] = (yz_cv_image){CROP, CROP, 3, CROP * 3, pixels + (size_t)i * crop_bytes};
         crops[n_found + i] =
             (yz_cv_image){CROP, CROP, 3, CROP * 3, pixels + (size_t)(n_found + i) * crop_bytes};
+        faces[i] = (yz_cv_image){FACE, FACE, 3, FACE * 3,
+                                 pixels + (size_t)n_crops * crop_bytes + (size_t)i * face_bytes};
         status = yz_cv_warp_quad(&source, square, &crops[i]) != YZ_CV_OK;
         for (int y = 0; y < CROP && !status; y++)
             for (int x = 0; x < CROP; x++)
                 memcpy(crops[n_found + i].data + (y * CROP + x) * 3,
                        crops[i].data + (y * CROP + CROP - 1 - x) * 3, 3);
     }
-    int n_values = 0, n_corners = 0;
+    int n_values = 0, n_corners = 0, n_face_values = 0;
     if (!status && (yz_cv_net_run(nets->reader, crops, n_crops, out, n_crops * N_CLASSES,
                                   &n_values) ||
                     n_values != n_crops * N_CLASSES ||
@@ -358,10 +399,25 @@ static int read_tops(const yz_vision_nets *nets, const yz_vision_image *photo,
                                   &n_corners) ||
                     n_corners != n_found * 8))
         status = 1;
+    /* Corners come in crop widths: the face is cut from the crop, grown by FACE_MARGIN. */
     for (int i = 0; i < n_found && !status; i++) {
+        const float *c = corners + i * 8;
+        float mx = 0.25f * (c[0] + c[2] + c[4] + c[6]), my = 0.25f * (c[1] + c[3] + c[5] + c[7]);
+        yz_cv_point quad[4];
+        for (int k = 0; k < 4; k++)
+            quad[k] = (yz_cv_point){(float)((mx + (c[2 * k] - mx) * (1 + FACE_MARGIN)) * CROP),
+                                    (float)((my + (c[2 * k + 1] - my) * (1 + FACE_MARGIN)) * CROP)};
+        status = yz_cv_warp_quad(&crops[i], quad, &faces[i]) != YZ_CV_OK;
+    }
+    if (!status && (yz_cv_net_run(nets->face_reader, faces, n_found, face_out,
+                                  n_found * N_CLASSES, &n_face_values) ||
+                    n_face_values != n_found * N_CLASSES))
+        status = 1;
+    for (int i = 0; i < n_found && !status; i++) {
+        float whole_die[N_CLASSES];
         for (int k = 0; k < N_CLASSES; k++)
-            readings[i].p[k] =
-                0.5f * (out[i * N_CLASSES + k] + out[(n_found + i) * N_CLASSES + k]);
+            whole_die[k] = 0.5f * (out[i * N_CLASSES + k] + out[(n_found + i) * N_CLASSES + k]);
+        combine_readers(whole_die, face_out + i * N_CLASSES, readings[i].p);
         /* Corners come in crop widths, across the square the crop was cut from. */
         double side = CROP_SCALE * fmax(found[i].w, found[i].h);
         for (int k = 0; k < 4; k++) {
@@ -392,9 +448,7 @@ static void collect_dice(const yz_vision_photo *photo, const candidate *found, i
     result->n_dice = 0;
     for (int i = 0; i < n_found && result->n_dice < YZ_VISION_MAX_DICE; i++) {
         const float *p = readings[i].p;
-        int best = 0;
-        for (int k = 1; k < N_CLASSES; k++)
-            if (p[k] > p[best]) best = k;
+        int best = most_likely(p);
         /* A weak peak the reader sees no die in is lawn. A strong one stays: a die whose top
          * cannot be read still counts, and refuses the photo. */
         if (found[i].score < DIE_SCORE && best == 0 && !found[i].unexplained) continue;
@@ -507,6 +561,12 @@ static void give_verdict(yz_vision_result *result, int expect)
 void yz_vision_testing_verdict(yz_vision_result *result, int expect)
 {
     give_verdict(result, expect);
+}
+
+void yz_vision_testing_combine_readers(const float whole_die[7], const float face[7],
+                                       float combined[7])
+{
+    combine_readers(whole_die, face, combined);
 }
 
 yz_vision_options yz_vision_default_options(void)

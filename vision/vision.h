@@ -87,9 +87,10 @@ void yz_vision_nets_free(yz_vision_nets *nets);
 typedef struct {
     int expect; /* number of dice that must be found, 5 by default; 0 = any number */
     int max_long_side; /* working size, 0 = default */
-    /* Directory holding dice_detector.onnx, top_reader.onnx and top_face.onnx (the learned
-     * nets, see tools/train_reader.py and tools/train_top_face.py). NULL: $YARDZEE_MODELS when set, else the source tree's models/
-     * as it was when this library was built. */
+    /* Directory holding dice_detector.onnx, top_reader.onnx, top_face.onnx and face_reader.onnx
+     * (the learned nets, see tools/train_reader.py, tools/train_top_face.py and
+     * tools/train_face_reader.py). NULL: $YARDZEE_MODELS when set, else the source tree's
+     * models/ as it was when this library was built. */
     const char *models_dir;
     yz_vision_nets *nets; /* loaded nets to read with; NULL: load them for this one read */
 } yz_vision_options;

@@ -11,4 +11,9 @@ void yz_vision_testing_fail_allocation(long nth);
  * the status and the reason, and distrusts dice whose boxes say they cannot be trusted. */
 void yz_vision_testing_verdict(yz_vision_result *result, int expect);
 
+/* How vision/pipeline.c makes one reading of one die from its two readers' probabilities
+ * (0 = no readable top face, 1..6), the whole-die reader's and the top-face reader's. */
+void yz_vision_testing_combine_readers(const float whole_die[7], const float face[7],
+                                       float combined[7]);
+
 #endif
