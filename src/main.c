@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "vision.h"
 
 static const struct {
     const char *name;
@@ -40,6 +41,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+    yz_vision_reuse_memory(); /* batch, serve and eval read photo after photo */
     if (argc < 2) {
         usage(stderr);
         return YZ_EXIT_USAGE;

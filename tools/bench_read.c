@@ -34,6 +34,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench_read PHOTO [RUNS]\n");
         return 2;
     }
+    yz_vision_reuse_memory(); /* as the yardzee program does */
     int runs = argc > 2 ? atoi(argv[2]) : 21;
     if (runs < 1 || runs > 1000) runs = 21;
     double *total = calloc((size_t)runs, sizeof *total), *decode = calloc((size_t)runs, sizeof *decode);

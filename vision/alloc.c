@@ -1,4 +1,5 @@
 /* alloc.c - the one allocator of libyzvision, and error reporting. */
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -24,6 +25,19 @@ void *yz_vision_alloc(size_t size)
         if (left == 1) return NULL;
     }
     return malloc(size ? size : 1);
+}
+
+/* A read allocates and frees blocks of megabytes (the file, the decoded photo, the crops, the
+ * nets' buffers). glibc maps blocks over its mmap threshold afresh each time and returns freed
+ * heap tops over its trim threshold, so every photo faulted its memory in again; on this
+ * project's virtual machines that cost more than the decoding (tools/bench_read.sh: 12 MP
+ * photo 57 -> 38 ms median). 32 MB is the largest mmap threshold glibc accepts. */
+void yz_vision_reuse_memory(void)
+{
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
 }
 
 void yz_vision_release(void *ptr)
