@@ -353,6 +353,18 @@ static void combine_readers(const float *whole_die, const float *face, float *co
         combined[k] = sum > 0 ? (float)(combined[k] / sum) : (float)(k == 0);
 }
 
+/* The quad the face reader's input is cut along: the top-face net's corners (x0 y0 .. x3 y3
+ * in crop widths) in crop pixels, grown by FACE_MARGIN about their centre so that a corner
+ * placed a little inside the face loses no pip. */
+static void face_in_crop(const float corners[8], yz_cv_point quad[4])
+{
+    double mx = 0.25 * (corners[0] + corners[2] + corners[4] + corners[6]);
+    double my = 0.25 * (corners[1] + corners[3] + corners[5] + corners[7]);
+    for (int k = 0; k < 4; k++)
+        quad[k] = (yz_cv_point){(float)((mx + (corners[2 * k] - mx) * (1 + FACE_MARGIN)) * CROP),
+                                (float)((my + (corners[2 * k + 1] - my) * (1 + FACE_MARGIN)) * CROP)};
+}
+
 /* Step 2: for each die, where its top face is and what its value is. The whole-die reader sees
  * the crop and its mirror image (a mirrored die is still a die showing the same value, and the
  * two views steady it where one alone is unsure); the top-face net finds the top face's corners
@@ -399,14 +411,9 @@ static int read_tops(const yz_vision_nets *nets, const yz_vision_image *photo,
                                   &n_corners) ||
                     n_corners != n_found * 8))
         status = 1;
-    /* Corners come in crop widths: the face is cut from the crop, grown by FACE_MARGIN. */
     for (int i = 0; i < n_found && !status; i++) {
-        const float *c = corners + i * 8;
-        float mx = 0.25f * (c[0] + c[2] + c[4] + c[6]), my = 0.25f * (c[1] + c[3] + c[5] + c[7]);
         yz_cv_point quad[4];
-        for (int k = 0; k < 4; k++)
-            quad[k] = (yz_cv_point){(float)((mx + (c[2 * k] - mx) * (1 + FACE_MARGIN)) * CROP),
-                                    (float)((my + (c[2 * k + 1] - my) * (1 + FACE_MARGIN)) * CROP)};
+        face_in_crop(corners + i * 8, quad);
         status = yz_cv_warp_quad(&crops[i], quad, &faces[i]) != YZ_CV_OK;
     }
     if (!status && (yz_cv_net_run(nets->face_reader, faces, n_found, face_out,
