@@ -44,7 +44,8 @@ import torch.nn.functional as F
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from train_reader import (CROP, CROP_SCALE, ReaderExport, augment_crop, block, crop,  # noqa: E402
-                          export, load_set, to_tensor, train_epoch)
+                          export, half_die_negative, lawn_negative, load_set, to_tensor,
+                          train_epoch)
 
 FACE = 32  # face crop side; must match vision/pipeline.c
 FACE_MARGIN = 0.15  # the face quad grown by this share about its centre; ditto
@@ -87,7 +88,6 @@ def die_crops(scenes, rng, variants):
     half-die crops labelled 0, as tools/train_reader.py makes them."""
     xs, ys = [], []
     for _, image, dice in scenes:
-        h, w = image.shape[:2]
         sides = [max(d[3], d[4]) for d in dice]
         typical = float(np.median(sides)) if sides else 50
         for value, x, y, bw, bh, top in dice:
@@ -101,22 +101,15 @@ def die_crops(scenes, rng, variants):
                 xs.append(crop(image, x + bw / 2 + jx, y + bh / 2 + jy, side * CROP_SCALE * k, angle))
                 ys.append(value if top else 0)
         for _ in range(variants):
-            value, x, y, bw, bh, top = dice[rng.integers(len(dice))]
-            side = max(bw, bh)
-            angle = rng.uniform(0, 2 * np.pi)
-            off = rng.uniform(0.55, 0.8) * side
-            cx, cy = x + bw / 2 + off * np.cos(angle), y + bh / 2 + off * np.sin(angle)
-            if any(abs(cx - (d[1] + d[3] / 2)) < d[3] / 3 and abs(cy - (d[2] + d[4] / 2)) < d[4] / 3
-                   for d in dice):
-                continue  # near another die's centre: not a negative
-            xs.append(crop(image, cx, cy, side * CROP_SCALE))
+            patch = half_die_negative(image, dice, rng)
+            if patch is None:
+                continue
+            xs.append(patch)
             ys.append(0)
-            for _try in range(20):
-                cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-                if all(abs(cx - (d[1] + d[3] / 2)) > d[3] or abs(cy - (d[2] + d[4] / 2)) > d[4] for d in dice):
-                    xs.append(crop(image, cx, cy, typical * CROP_SCALE * rng.uniform(0.8, 1.3)))
-                    ys.append(0)
-                    break
+            patch = lawn_negative(image, dice, typical, rng)
+            if patch is not None:
+                xs.append(patch)
+                ys.append(0)
     return xs, ys
 
 
@@ -163,11 +156,12 @@ def main():
     parser.add_argument("--top-face", type=pathlib.Path, default=pathlib.Path("models/top_face.onnx"))
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    torch.manual_seed(1)
+    torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(args.threads)
-    rng = np.random.default_rng(1)
+    rng = np.random.default_rng(args.seed)
     started = time.time()
     top_face = cv2.dnn.readNetFromONNX(str(args.top_face))
     train_set, val_set = [], []

@@ -325,25 +325,41 @@ def reader_samples(scenes, rng, augment):
             ys.append(value if top else 0)
         # Negatives: half a die off, and lawn well away from every die.
         for _ in range(2):
-            value, x, y, bw, bh, top = dice[rng.integers(len(dice))]
-            side = max(bw, bh)
-            angle = rng.uniform(0, 2 * np.pi)
-            off = rng.uniform(0.55, 0.8) * side
-            cx, cy = x + bw / 2 + off * np.cos(angle), y + bh / 2 + off * np.sin(angle)
-            if any(abs(cx - (d[1] + d[3] / 2)) < d[3] / 3 and abs(cy - (d[2] + d[4] / 2)) < d[4] / 3
-                   for d in dice):
-                continue  # near another die's centre (a crowded table): not a negative
-            xs.append(crop(image, cx, cy, side * CROP_SCALE))
-            ys.append(0)
-        h, w = image.shape[:2]
+            patch = half_die_negative(image, dice, rng)
+            if patch is not None:
+                xs.append(patch)
+                ys.append(0)
         for _ in range(3):
-            for _try in range(20):
-                cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-                if all(abs(cx - (d[1] + d[3] / 2)) > d[3] or abs(cy - (d[2] + d[4] / 2)) > d[4] for d in dice):
-                    xs.append(crop(image, cx, cy, typical * CROP_SCALE * rng.uniform(0.8, 1.3)))
-                    ys.append(0)
-                    break
+            patch = lawn_negative(image, dice, typical, rng)
+            if patch is not None:
+                xs.append(patch)
+                ys.append(0)
     return xs, ys
+
+
+def half_die_negative(image, dice, rng):
+    """A crop centred half a die off one die, or None when that is near another die's centre
+    (a crowded table): no readable top face there."""
+    value, x, y, bw, bh, top = dice[rng.integers(len(dice))]
+    side = max(bw, bh)
+    angle = rng.uniform(0, 2 * np.pi)
+    off = rng.uniform(0.55, 0.8) * side
+    cx, cy = x + bw / 2 + off * np.cos(angle), y + bh / 2 + off * np.sin(angle)
+    if any(abs(cx - (d[1] + d[3] / 2)) < d[3] / 3 and abs(cy - (d[2] + d[4] / 2)) < d[4] / 3
+           for d in dice):
+        return None
+    return crop(image, cx, cy, side * CROP_SCALE)
+
+
+def lawn_negative(image, dice, typical, rng):
+    """A die-sized crop of lawn well away from every die (typical: the photo's die side), or
+    None when 20 tries found no such place."""
+    h, w = image.shape[:2]
+    for _try in range(20):
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        if all(abs(cx - (d[1] + d[3] / 2)) > d[3] or abs(cy - (d[2] + d[4] / 2)) > d[4] for d in dice):
+            return crop(image, cx, cy, typical * CROP_SCALE * rng.uniform(0.8, 1.3))
+    return None
 
 
 def augment_crop(patch, rng):
