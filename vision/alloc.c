@@ -31,7 +31,7 @@ void *yz_vision_alloc(size_t size)
  * nets' buffers). glibc maps blocks over its mmap threshold afresh each time and returns freed
  * heap tops over its trim threshold, so every photo faulted its memory in again; on this
  * project's virtual machines that cost more than the decoding (tools/bench_read.sh: 12 MP
- * photo 57 -> 39-42 ms median). 32 MB is the largest mmap threshold glibc accepts. */
+ * photo 57 -> 37-42 ms median). 32 MB is the largest mmap threshold glibc accepts. */
 void yz_vision_reuse_memory(void)
 {
 #ifdef __GLIBC__
