@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -128,6 +129,26 @@ static void missing_models_give_a_clean_error(void **state)
     assert_int_equal(err.code, YZ_VISION_ERR_IO);
     assert_string_equal(err.message, "no/such/models/dice_detector.onnx: model missing (set "
                                      "YARDZEE_MODELS to the models directory)");
+
+    /* A models folder from before the face reader: the three older nets load, then a clean
+     * error names the one that is missing (and ASan sees the three freed). */
+    char dir[] = "/tmp/yz-models-XXXXXX", link[600], target[600];
+    assert_non_null(mkdtemp(dir));
+    static const char *older[3] = {"dice_detector.onnx", "top_reader.onnx", "top_face.onnx"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(target, sizeof target, "%s/../models/%s", YZ_SAMPLES_DIR, older[i]);
+        snprintf(link, sizeof link, "%s/%s", dir, older[i]);
+        assert_int_equal(symlink(target, link), 0);
+    }
+    options.models_dir = dir;
+    assert_int_equal(yz_vision_read_file(scene_path, &options, &result, &err), YZ_VISION_ERR_IO);
+    snprintf(target, sizeof target, "%s/face_reader.onnx: model missing", dir);
+    assert_non_null(strstr(err.message, target));
+    for (int i = 0; i < 3; i++) {
+        snprintf(link, sizeof link, "%s/%s", dir, older[i]);
+        remove(link);
+    }
+    rmdir(dir);
     remove(scene_path);
 }
 
