@@ -70,7 +70,7 @@ typedef struct {
 } candidate;
 
 typedef struct {
-    float p[N_CLASSES];  /* the reader's probabilities: no readable top, 1..6 */
+    float p[N_CLASSES];  /* the two readers' combined probabilities: no readable top, 1..6 */
     double top[4][2];    /* the top face's corners, working-size pixels */
 } reading;
 
