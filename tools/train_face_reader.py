@@ -46,9 +46,9 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from train_reader import (CROP, CROP_SCALE, ReaderExport, augment_crop, block, crop,  # noqa: E402
-                          export, half_die_negative, lawn_negative, load_set, to_tensor,
-                          train_epoch)
+from train_reader import (CROP, CROP_SCALE, NO_ERROR, ReaderExport, augment_crop,  # noqa: E402
+                          block, crop, detector_error, export, half_die_negative,
+                          lawn_negative, load_set, to_tensor, train_epoch)
 
 FACE = 32  # face crop side; must match vision/pipeline.c
 FACE_MARGIN = 0.15  # the face quad grown by this share about its centre; ditto
@@ -96,11 +96,7 @@ def die_crops(scenes, rng, variants):
         for value, x, y, bw, bh, top in dice:
             side = max(bw, bh)
             for v in range(variants):
-                jx, jy, k, angle = 0.0, 0.0, 1.0, 0.0
-                if v:
-                    jx, jy = rng.normal(0, 0.06, 2) * side
-                    k = rng.uniform(0.8, 1.25)
-                    angle = rng.uniform(-8, 8)
+                jx, jy, k, angle = detector_error(side, rng) if v else NO_ERROR
                 xs.append(crop(image, x + bw / 2 + jx, y + bh / 2 + jy, side * CROP_SCALE * k, angle))
                 ys.append(value if top else 0)
         for _ in range(variants):

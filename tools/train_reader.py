@@ -307,6 +307,18 @@ def crop(image, cx, cy, side, angle=0.0):
                           flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
+NO_ERROR = (0.0, 0.0, 1.0, 0.0)  # detector_error's (jx, jy, k, angle) for a perfect box
+
+
+def detector_error(side, rng):
+    """How the detector errs on a die of this side, for the nets that read its crops: a shift
+    of the centre (jx, jy, pixels), a scale of the crop (k) and a turn (degrees), drawn in that
+    order."""
+    jx, jy = rng.normal(0, 0.06, 2) * side
+    k = rng.uniform(0.8, 1.25)
+    return jx, jy, k, rng.uniform(-8, 8)
+
+
 def reader_samples(scenes, rng, augment):
     xs, ys = [], []
     for _, image, dice in scenes:
@@ -315,13 +327,8 @@ def reader_samples(scenes, rng, augment):
         for value, x, y, bw, bh, top in dice:
             side = max(bw, bh)
             cx, cy = x + bw / 2, y + bh / 2
-            jx = jy = 0.0
-            k = 1.0
-            if augment:
-                jx, jy = rng.normal(0, 0.06, 2) * side  # the detector's centre and size errors
-                k = rng.uniform(0.8, 1.25)
-            xs.append(crop(image, cx + jx, cy + jy, side * CROP_SCALE * k,
-                           rng.uniform(-8, 8) if augment else 0.0))
+            jx, jy, k, angle = detector_error(side, rng) if augment else NO_ERROR
+            xs.append(crop(image, cx + jx, cy + jy, side * CROP_SCALE * k, angle))
             ys.append(value if top else 0)
         # Negatives: half a die off, and lawn well away from every die.
         for _ in range(2):

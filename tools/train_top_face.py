@@ -34,8 +34,9 @@ import torch.nn.functional as F
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from render import truth as render_truth  # noqa: E402
-from train_reader import (CROP, CROP_SCALE, block, crop, crop_matrix, export, jitter_colour,  # noqa: E402
-                          load_set, to_tensor, train_epoch)
+from train_reader import (CROP, CROP_SCALE, NO_ERROR, block, crop, crop_matrix,  # noqa: E402
+                          detector_error, export, jitter_colour, load_set, to_tensor,
+                          train_epoch)
 
 
 class TopFace(nn.Module):
@@ -61,12 +62,8 @@ def samples(scenes_with_faces, rng, augment):
                 continue
             side = max(bw, bh)
             cx, cy = x + bw / 2, y + bh / 2
-            angle, k = 0.0, 1.0
-            if augment:  # the detector's centre and size errors, as the reader learns them
-                jx, jy = rng.normal(0, 0.06, 2) * side
-                cx, cy = cx + jx, cy + jy
-                k = rng.uniform(0.8, 1.25)
-                angle = rng.uniform(-8, 8)
+            jx, jy, k, angle = detector_error(side, rng) if augment else NO_ERROR
+            cx, cy = cx + jx, cy + jy
             m = crop_matrix(cx, cy, side * CROP_SCALE * k, angle)
             patch = crop(image, cx, cy, side * CROP_SCALE * k, angle)
             corners = (face @ m[:, :2].T + m[:, 2]) / CROP
