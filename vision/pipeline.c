@@ -8,12 +8,12 @@
  *     every 4x4 cell as a die's centre and guesses that die's box. Dice that touch still have
  *     separate centres, which colour segmentation could not promise. A local maximum scoring
  *     DIE_SCORE or more is a die; one closer to a stronger one than SAME_DIE die sides is the
- *     same die. A maximum between DOUBT_SCORE and DIE_SCORE may be a die: unless the reader
- *     sees no die there, it counts, as an uncertain die, so the photo is refused rather than
- *     read without it. So do scores of DOUBT_SCORE or more that no die accounts for (see
- *     add_unexplained): a die merged into its neighbour. Dice far smaller than those the
- *     detector learned on (a far or high camera) get a second look: the part of the photo
- *     they are in, enlarged until they are of the usual size (zoom_window).
+ *     same die. A maximum between DOUBT_SCORE and DIE_SCORE may be a die: unless the readers
+ *     see no die there, it counts, so the photo is never read without it. So do scores of
+ *     DOUBT_SCORE or more that no die accounts for (see add_unexplained): a die merged into its
+ *     neighbour, or one half hidden behind it. Dice far smaller than those the detector
+ *     learned on (a far or high camera) get a second look: the part of the photo they are in,
+ *     enlarged until they are of the usual size (zoom_window).
  *  2. Read. A square of CROP_SCALE times the die's box is cut around each centre and given
  *     (with its mirror image) to the reader, which sees the whole die and says which value its
  *     TOP face shows, or that no top face can be read there. The side faces show pips too; the
@@ -22,10 +22,10 @@
  *     along them, warped flat, and read again by a fourth net that sees only that face's pips.
  *     The two readings make one (combine_readers): the value is trusted only when both readers
  *     favour it. The annotated photo shows which face was read.
- *  3. Verdict. A die is certain when the detector is sure of it and the combined probability
- *     for its value is at least MIN_CONFIDENCE, unless its box sticks out of the photo (cut off
- *     by the edge) or is much larger than the other dice's (two touching dice seen as one); the
- *     photo is ok only when the expected number of dice was found and every one is certain.
+ *  3. Verdict. A die is certain when the combined probability for its value is at least
+ *     MIN_CONFIDENCE, unless its box or its top face sticks out of the photo (cut off by the
+ *     edge) or its box is much larger than the other dice's (two touching dice seen as one);
+ *     the photo is ok only when the expected number of dice was found and every one is certain.
  * The only sizes are fractions of each die's measured box, and the nets' fixed input sizes.
  * The thresholds were read off the held-out validation scenes of the training set.
  */
@@ -51,7 +51,8 @@
 #define SAME_DIE 0.35       /* peaks closer than this many die sides are one die */
 #define EXPLAINED 0.5       /* a die accounts for the detector's scores this near it */
 #define TWO_DICE_SIDE 1.45  /* a box this many times the photo's median die side may be two dice */
-#define OUT_OF_FRAME 0.1    /* a die whose box reaches this far (in die sides) out of the photo */
+#define OUT_OF_FRAME 0.1    /* a die whose box or top face reaches this far (in die sides) out of
+                               the photo is cut off */
 #define DET_TYPICAL_DIE 24.0 /* median die side in the detector's training canvases, pixels */
 #define ZOOM_WORTH 1.5      /* a second look is worth it when it enlarges the dice this much */
 #define ZOOM_MARGIN 1.0     /* ... around the dice, in die sides */
@@ -158,7 +159,8 @@ static void one_peak_per_die(candidate *found, int *n_found)
 /* A die the detector merged into its neighbour leaves no peak of its own, only scores of
  * DOUBT_SCORE or more farther from every found die than EXPLAINED die sides. Each such place
  * becomes an unexplained candidate (which then accounts for the cells around it): it counts as
- * an uncertain die, so the photo is refused rather than read one die short. */
+ * a die, so the photo is never read one die short, and is certain only if the readers agree on
+ * its value. */
 static void add_unexplained(const float *heat, const float *width, const float *height,
                             int grid_w, int cells_w, int cells_h, double to_photo,
                             candidate *found, int *n_found)
@@ -463,8 +465,10 @@ static void collect_dice(const yz_vision_photo *photo, const candidate *found, i
         memset(die, 0, sizeof *die);
         die->value = best;
         die->confidence = best ? p[best] : 0;
-        die->certain = best && p[best] >= MIN_CONFIDENCE && found[i].score >= DIE_SCORE &&
-                       !found[i].unexplained;
+        /* However weakly the detector found it: both readers, each trained to see no die in a
+         * crop of lawn or half a die, agree on a value there. Where the detector is unsure is
+         * mostly a die half behind another, whose top the readers see whole. */
+        die->certain = best && p[best] >= MIN_CONFIDENCE;
         die->box[0] = (int)lround((found[i].cx - found[i].w / 2) * to_full_x);
         die->box[1] = (int)lround((found[i].cy - found[i].h / 2) * to_full_y);
         die->box[2] = (int)lround(found[i].w * to_full_x);
@@ -502,18 +506,26 @@ static int distrust_two_dice_boxes(yz_vision_result *result)
     return first;
 }
 
+static int out_of_frame(const yz_vision_result *result, double x, double y, double margin)
+{
+    return x < margin || y < margin || result->image_w - x < margin || result->image_h - y < margin;
+}
+
 /* A die the photo's edge cuts through may have part of its top face out of the frame, and the
- * pips there uncounted; the detector still guesses its whole box, which then sticks out. Such a
- * die is uncertain. Returns the first one's index, or -1. */
+ * pips there uncounted: a 4 with two pips cut off looks like a 2. The detector still guesses its
+ * whole box, and the top-face net the whole face; either sticking out makes the die uncertain.
+ * Returns the first one's index, or -1. */
 static int distrust_cut_off_dice(yz_vision_result *result)
 {
     int first = -1;
     for (int i = result->n_dice - 1; i >= 0; i--) {
         yz_vision_die *die = &result->dice[i];
         double margin = -OUT_OF_FRAME * long_side(die);
-        if (die->box[0] < margin || die->box[1] < margin ||
-            result->image_w - (die->box[0] + die->box[2]) < margin ||
-            result->image_h - (die->box[1] + die->box[3]) < margin) {
+        int cut = out_of_frame(result, die->box[0], die->box[1], margin) ||
+                  out_of_frame(result, die->box[0] + die->box[2], die->box[1] + die->box[3], margin);
+        for (int k = 0; k < 4 && die->value; k++)
+            cut |= out_of_frame(result, die->top[k][0], die->top[k][1], margin);
+        if (cut) {
             die->certain = 0;
             first = i;
         }

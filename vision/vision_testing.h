@@ -8,7 +8,8 @@
 void yz_vision_testing_fail_allocation(long nth);
 
 /* The verdict step alone (vision/pipeline.c) on dice already found and read: sets the roll,
- * the status and the reason, and distrusts dice whose boxes say they cannot be trusted. */
+ * the status and the reason, and distrusts dice whose boxes or top faces say they cannot be
+ * trusted. */
 void yz_vision_testing_verdict(yz_vision_result *result, int expect);
 
 /* How vision/pipeline.c makes one reading of one die from its two readers' probabilities
