@@ -52,6 +52,9 @@ import torch.nn.functional as F
 
 DET_SIDE = 320  # detector canvas; must match vision/pipeline.c
 DET_TYPICAL_DIE = 24.0  # the second look at small dice (zoom_window); ditto
+# Photos whose dice the second look enlarges this much get a second-look sample. The committed
+# detector was trained with 1.5; vision/pipeline.c now looks again from 1.3 (its ZOOM_WORTH),
+# which reads more held-out renders right. The window's dice are at DET_TYPICAL_DIE either way.
 ZOOM_WORTH = 1.5
 ZOOM_MARGIN = 1.0
 STRIDE = 4
