@@ -157,7 +157,7 @@ def jitter_colour(image, rng):
 def second_look(image, dice):
     """What vision/pipeline.c's zoom_window shows the detector of a photo of small dice, from
     the true boxes: (the part of the photo around the dice, the dice in it, the scale), or None
-    when the C side would not look again."""
+    when it would enlarge them less than ZOOM_WORTH times."""
     if not dice:
         return None
     h, w = image.shape[:2]
