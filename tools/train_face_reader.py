@@ -91,8 +91,6 @@ def die_crops(scenes, rng, variants):
     half-die crops labelled 0, as tools/train_reader.py makes them."""
     xs, ys = [], []
     for _, image, dice in scenes:
-        sides = [max(d[3], d[4]) for d in dice]
-        typical = float(np.median(sides)) if sides else 50
         for value, x, y, bw, bh, top in dice:
             side = max(bw, bh)
             for v in range(variants):
@@ -105,7 +103,7 @@ def die_crops(scenes, rng, variants):
                 continue
             xs.append(patch)
             ys.append(0)
-            patch = lawn_negative(image, dice, typical, rng)
+            patch = lawn_negative(image, dice, rng)
             if patch is not None:
                 xs.append(patch)
                 ys.append(0)

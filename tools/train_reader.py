@@ -325,8 +325,6 @@ def detector_error(side, rng):
 def reader_samples(scenes, rng, augment):
     xs, ys = [], []
     for _, image, dice in scenes:
-        sides = [max(d[3], d[4]) for d in dice]
-        typical = float(np.median(sides)) if sides else 50
         for value, x, y, bw, bh, top in dice:
             side = max(bw, bh)
             cx, cy = x + bw / 2, y + bh / 2
@@ -340,7 +338,7 @@ def reader_samples(scenes, rng, augment):
                 xs.append(patch)
                 ys.append(0)
         for _ in range(3):
-            patch = lawn_negative(image, dice, typical, rng)
+            patch = lawn_negative(image, dice, rng)
             if patch is not None:
                 xs.append(patch)
                 ys.append(0)
@@ -361,9 +359,10 @@ def half_die_negative(image, dice, rng):
     return crop(image, cx, cy, side * CROP_SCALE)
 
 
-def lawn_negative(image, dice, typical, rng):
-    """A die-sized crop of lawn well away from every die (typical: the photo's die side), or
-    None when 20 tries found no such place."""
+def lawn_negative(image, dice, rng):
+    """A crop of lawn the size of the photo's typical die, well away from every die, or None
+    when 20 tries found no such place."""
+    typical = float(np.median([max(d[3], d[4]) for d in dice])) if dice else 50
     h, w = image.shape[:2]
     for _try in range(20):
         cx, cy = rng.uniform(0, w), rng.uniform(0, h)
