@@ -344,7 +344,8 @@ static int most_likely(const float *p)
  * two readers leaning the same way make a surer reading than either one, and a value one of
  * them all but rules out stays unlikely. Where they disagree, the plain mean: no value then
  * gets more than 0.75 (each reader gives any value but its own favourite at most a half), so
- * the die stays below MIN_CONFIDENCE, uncertain. */
+ * the die stays below MIN_CONFIDENCE, uncertain. A product of the two instead lets a sure
+ * reader outvote a split one: on the webcam photos it read a 2 as a sure 1. */
 static void combine_readers(const float *whole_die, const float *face, float *combined)
 {
     int agree = most_likely(whole_die) == most_likely(face);
@@ -517,6 +518,9 @@ static int out_of_frame(const yz_vision_result *result, double x, double y, doub
 /* A die the photo's edge cuts through may have part of its top face out of the frame, and the
  * pips there uncounted: a 4 with two pips cut off looks like a 2. The detector still guesses its
  * whole box, and the top-face net the whole face; either sticking out makes the die uncertain.
+ * (Pips lie in pairs about the face's centre, so a face half out of the frame could be read
+ * through the twins of its hidden pips; but there the net's corners are unreliable: on a render
+ * it placed a small face on the visible corner of a 4, read as a sure 1.)
  * Returns the first one's index, or -1. */
 static int distrust_cut_off_dice(yz_vision_result *result)
 {
