@@ -183,8 +183,9 @@ def main():
     parser.add_argument("--scene-seeds", help="comma-separated scene seeds (from scenes.csv) "
                         "to render instead of a batch")
     parser.add_argument("--low-and-crowded", action="store_true",
-                        help="keep only scenes shot from 50 degrees or lower with dice touching "
-                        "or one behind another (the hardest to read), until --count are kept")
+                        help=f"keep only scenes shot from {LOW_CAMERA_DEG} degrees or lower with "
+                        "dice touching or one behind another (the hardest to read), until --count "
+                        "are kept")
     parser.add_argument("--long-side", type=int, default=1024)
     parser.add_argument("--supersample", type=int, default=1,
                         help="render this many times larger and shrink: cheap antialiasing")
