@@ -377,9 +377,9 @@ static void face_in_crop(const float corners[8], yz_cv_point quad[4])
  * in the same crop; the face reader reads the face cut out along them and warped flat.
  * Measured and not done: reading the face in all eight of its turns and mirrors (which the
  * face reader learned to ignore) and averaging read fewer held-out renders and real photos
- * right, and costs eight face readings for one; cutting the crops of large dice with area averaging instead of
- * bilinear sampling (the training crops are mostly at their own size) read no more right, and
- * made one webcam photo wrongly sure. */
+ * right, for eight face readings instead of one; cutting the crops of large dice with area
+ * averaging instead of bilinear sampling (the training crops are mostly at their own size)
+ * read no more right, and made one webcam photo wrongly sure. */
 static int read_tops(const yz_vision_nets *nets, const yz_vision_image *photo,
                      const candidate *found, int n_found, reading *readings)
 {
