@@ -37,7 +37,11 @@ off the validation report. Half the time a scene of small dice is shown to the d
 vision/pipeline.c's second look shows it (second_look). A wider reader (24-48-64-96-128
 channels, 34 minutes on two threads) was no better beside the other committed nets: 266 of the
 271 held-out five-dice renders right (this one: 265), the lawn samples the same, and two more
-byler-d6 photos wrongly sure.
+byler-d6 photos wrongly sure. The detector trained on all ten render folders (t7-t10 added,
+among them 320 low, crowded scenes; 24 epochs, 91 minutes on one core beside other jobs) was
+no better either: 261 of those 271 (this one: 265) and 29 of the 30 held-out low, crowded ones
+(27); 159 of 161 on 200 fresh samples-like renders (158; tools/render/README.md) with the same
+two wrongly sure; one webcam and one byler-d6 die fewer.
 Needs python3-torch, python3-opencv, python3-numpy (Debian packages; tools/setup.sh).
 """
 import argparse
