@@ -40,8 +40,9 @@ static const char eval_help[] =
     "                    [--max-wrong-ok N] [--min-odd-refused PCT]\n"
     "Reads every photo named in TRUTH.csv from DIR and reports photos read, refused and wrongly\n"
     "read as ok; per-die accuracy with a 6x6 confusion matrix; whole-roll accuracy; refusals of\n"
-    "photos that are not five readable dice; time per photo. The --min/--max options turn the\n"
-    "report into a check: exit 4 when one is not met.\n";
+    "photos that are not five readable dice; time per photo; and names each photo wrongly read\n"
+    "as ok, with the roll read and the true one. The --min/--max options turn the report into\n"
+    "a check: exit 5 when one is not met.\n";
 
 static void truth_free(truth_set *truth)
 {
@@ -169,8 +170,16 @@ static int same_roll(const truth_photo *truth, const yz_vision_result *result)
     return 1;
 }
 
+/* A photo read as ok whose roll is wrong: the worst outcome, so the report names each one. */
+typedef struct {
+    const truth_photo *truth;
+    int n_read;
+    int read[YZ_VISION_MAX_DICE]; /* values as reported, left to right */
+} wrong_ok_photo;
+
 typedef struct {
     int photos, read_ok, refused, unreadable, wrong_ok;
+    wrong_ok_photo *wrong; /* wrong_ok of them, in truth order; room for every photo */
     int dice, dice_right, dice_missed, dice_no_value, dice_hidden;
     int confusion[7][7]; /* [true][read] */
     int five_photos, five_right;       /* photos of five readable dice */
@@ -196,7 +205,12 @@ static void eval_photo(const truth_photo *truth, const yz_vision_result *result,
     stats->read_ok += ok;
     stats->refused += !ok;
     int right_roll = same_roll(truth, result);
-    if (ok && (!right_roll || (expect_five && !is_five_readable(truth)))) stats->wrong_ok++;
+    if (ok && (!right_roll || (expect_five && !is_five_readable(truth)))) {
+        wrong_ok_photo *wrong = &stats->wrong[stats->wrong_ok++];
+        wrong->truth = truth;
+        wrong->n_read = result->n_dice;
+        for (int i = 0; i < result->n_dice; i++) wrong->read[i] = result->dice[i].value;
+    }
     for (int t = 0; t < truth->n_dice; t++) {
         const truth_die *die = &truth->dice[t];
         if (!die->top_visible) {
@@ -236,6 +250,38 @@ static double percent(int part, int whole)
     return whole ? 100.0 * part / whole : 0.0;
 }
 
+/* "read 1 5 2 2 6; truth 2 6 2 6 1 5" (truth in the CSV's order, ? for a hidden top). */
+static void print_wrong_ok(const wrong_ok_photo *wrong)
+{
+    printf("  %s: read", wrong->truth->file);
+    for (int i = 0; i < wrong->n_read; i++) printf(" %d", wrong->read[i]);
+    printf("; truth");
+    for (int t = 0; t < wrong->truth->n_dice; t++) {
+        const truth_die *die = &wrong->truth->dice[t];
+        if (die->top_visible) printf(" %d", die->value);
+        else printf(" ?");
+    }
+    putchar('\n');
+}
+
+static json_t *wrong_ok_json(const eval_stats *s)
+{
+    json_t *photos = json_array();
+    for (int w = 0; w < s->wrong_ok; w++) {
+        const wrong_ok_photo *wrong = &s->wrong[w];
+        json_t *read = json_array(), *truth = json_array();
+        for (int i = 0; i < wrong->n_read; i++)
+            json_array_append_new(read, json_integer(wrong->read[i]));
+        for (int t = 0; t < wrong->truth->n_dice; t++) {
+            const truth_die *die = &wrong->truth->dice[t];
+            json_array_append_new(truth, die->top_visible ? json_integer(die->value) : json_null());
+        }
+        json_array_append_new(photos, json_pack("{s:s, s:o, s:o}", "file", wrong->truth->file,
+                                                "read", read, "truth", truth));
+    }
+    return photos;
+}
+
 static void print_report(const char *dir, const eval_stats *s, double median_ms, double p95_ms)
 {
     printf("%s: %d photos: %d read ok, %d refused, %d unreadable; %d WRONG but reported ok\n", dir,
@@ -254,6 +300,9 @@ static void print_report(const char *dir, const eval_stats *s, double median_ms,
         for (int r = 1; r <= 6; r++) printf(" %4d", s->confusion[t][r]);
         putchar('\n');
     }
+    if (s->wrong_ok)
+        printf("wrong but reported ok (truth in the CSV's order, ? for a hidden top):\n");
+    for (int w = 0; w < s->wrong_ok; w++) print_wrong_ok(&s->wrong[w]);
 }
 
 static json_t *report_json(const char *dir, const eval_stats *s, double median_ms, double p95_ms)
@@ -265,7 +314,7 @@ static json_t *report_json(const char *dir, const eval_stats *s, double median_m
         json_array_append_new(confusion, row);
     }
     return json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:i, s:i, "
-                     "s:f, s:i, s:i, s:f, s:f, s:o}",
+                     "s:f, s:i, s:i, s:f, s:f, s:o, s:o}",
                      "dir", dir, "photos", s->photos, "read_ok", s->read_ok, "refused", s->refused,
                      "unreadable", s->unreadable, "wrong_ok", s->wrong_ok, "dice", s->dice,
                      "dice_right", s->dice_right, "dice_missed", s->dice_missed, "dice_no_value",
@@ -273,7 +322,8 @@ static json_t *report_json(const char *dir, const eval_stats *s, double median_m
                      percent(s->dice_right, s->dice), "five_photos", s->five_photos, "five_right",
                      s->five_right, "roll_accuracy", percent(s->five_right, s->five_photos),
                      "odd_photos", s->odd_photos, "odd_refused", s->odd_refused, "median_ms",
-                     median_ms, "p95_ms", p95_ms, "confusion", confusion);
+                     median_ms, "p95_ms", p95_ms, "confusion", confusion, "wrong_ok_photos",
+                     wrong_ok_json(s));
 }
 
 typedef struct {
@@ -365,13 +415,17 @@ int yz_cmd_eval(int argc, char **argv)
     eval_stats stats;
     memset(&stats, 0, sizeof stats);
     stats.ms = calloc((size_t)truth.n_photos, sizeof *stats.ms);
-    if (!stats.ms) {
+    stats.wrong = calloc((size_t)truth.n_photos, sizeof *stats.wrong);
+    if (!stats.ms || !stats.wrong) {
+        free(stats.ms);
+        free(stats.wrong);
         truth_free(&truth);
         return yz_cli_fail(YZ_EXIT_INTERNAL, "out of memory");
     }
     yz_vision_error load_err;
     if (yz_vision_nets_load(NULL, &options.nets, &load_err) != YZ_VISION_OK) {
         free(stats.ms);
+        free(stats.wrong);
         truth_free(&truth);
         return yz_cli_fail(yz_cli_vision_exit_code(&load_err), "%s", load_err.message);
     }
@@ -406,6 +460,7 @@ int yz_cmd_eval(int argc, char **argv)
     code = check_requirements(&req, &stats);
     yz_vision_nets_free(options.nets);
     free(stats.ms);
+    free(stats.wrong);
     truth_free(&truth);
     return code;
 }

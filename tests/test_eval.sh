@@ -24,6 +24,17 @@ check "lawn subset keeps the reader's guarantees and accuracy" 0 'WRONG but repo
     --min-die-accuracy 90 --min-roll-accuracy 70
 check "json report" 0 '"wrong_ok":0,' -- eval --truth "$tmp/subset.csv" "$samples/lawn" --json
 
+# lawn_004 reads 3 2 2 4 6 with confidence; truth that says its 6 is a 5 makes it a wrong roll
+# reported ok, which the report names, in text and in JSON, and which fails --max-wrong-ok 0.
+grep '^lawn_004' "$truth" | sed 's/^\(lawn_004.jpg\),6,/\1,5,/' | sed '1i file,value,x,y,w,h,top_visible' \
+    >"$tmp/wrong.csv"
+check "a wrong roll reported ok is named" 5 'lawn_004.jpg: read 3 2 2 4 6; truth 2 3 4 2 5' -- \
+    eval --truth "$tmp/wrong.csv" "$samples/lawn" --max-wrong-ok 0
+check "... in JSON too" 0 '"wrong_ok_photos":\[\{"file":"lawn_004.jpg","read":\[3,2,2,4,6\],"truth":\[2,3,4,2,5\]\}\]' -- \
+    eval --truth "$tmp/wrong.csv" "$samples/lawn" --json
+check "a right roll is not" 0 '"wrong_ok_photos":\[\]' -- \
+    eval --truth "$tmp/subset.csv" "$samples/lawn" --json
+
 printf 'file,value,x,y,w,h\nlawn_000.jpg,7,1,1,5,5\n' >"$tmp/seven.csv"
 check "a value of 7" 1 'seven.csv: line 2: value 7 is not 1-6' -- eval --truth "$tmp/seven.csv" "$samples/lawn"
 printf 'name,value\n' >"$tmp/header.csv"
