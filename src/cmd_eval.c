@@ -179,12 +179,12 @@ typedef struct {
 
 typedef struct {
     int photos, read_ok, refused, unreadable, wrong_ok;
-    wrong_ok_photo *wrong; /* wrong_ok of them, in truth order; room for every photo */
     int dice, dice_right, dice_missed, dice_no_value, dice_hidden;
     int confusion[7][7]; /* [true][read] */
     int five_photos, five_right;       /* photos of five readable dice */
     int odd_photos, odd_refused;       /* photos that are not five readable dice */
     double *ms;                        /* per photo */
+    wrong_ok_photo *wrong;             /* the wrong_ok photos, in truth order; room for all */
 } eval_stats;
 
 /* A photo that is not five readable dice must be refused when five are expected. */
