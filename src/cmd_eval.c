@@ -174,7 +174,7 @@ static int same_roll(const truth_photo *truth, const yz_vision_result *result)
 typedef struct {
     const truth_photo *truth;
     int n_read;
-    int read[YZ_VISION_MAX_DICE]; /* values as reported, left to right */
+    int read[YZ_VISION_MAX_DICE]; /* the roll read (yz_vision_result.roll), left to right */
 } wrong_ok_photo;
 
 typedef struct {
@@ -209,7 +209,7 @@ static void eval_photo(const truth_photo *truth, const yz_vision_result *result,
         wrong_ok_photo *wrong = &stats->wrong[stats->wrong_ok++];
         wrong->truth = truth;
         wrong->n_read = result->n_dice;
-        for (int i = 0; i < result->n_dice; i++) wrong->read[i] = result->dice[i].value;
+        memcpy(wrong->read, result->roll, sizeof wrong->read);
     }
     for (int t = 0; t < truth->n_dice; t++) {
         const truth_die *die = &truth->dice[t];
