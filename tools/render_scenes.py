@@ -27,6 +27,7 @@ MAX_JPEG_BYTES = 250_000
 OCCLUDER_REACH_M = 0.15  # a 7 cm blade seen from 35 degrees hides ground up to 10 cm behind it
 BENCH_SCENE_SEED = 20240501
 LOW_CAMERA_DEG = 50  # five-dice renders read right: 84.7 % at 35-40 deg, 91.6 % at 40-50, ~98 % above
+SUN_GLARE_DEG = 10  # see Scene.sun_glare_deg
 TRUTH_HEADER = ["file", "value", "x", "y", "w", "h", "top_visible"]
 SCENES_HEADER = ["file", "n_dice", "orientation", "width", "height", "camera_elevation_deg",
                  "camera_height_m", "light", "sun_elevation_deg", "die_material", "pip_colour",
@@ -147,15 +148,25 @@ def render_batch(out_dir, seeds, long_side, supersample, prefix):
                   f"tops={[round(r['top_fraction'], 2) for r in rows]}", flush=True)
 
 
-def low_and_crowded_seeds(batch_seed, count, long_side):
-    """The first count scene seeds of a batch whose camera is at most LOW_CAMERA_DEG below the
-    horizon and whose dice touch or hide one another: where the reader fails most."""
+def low_and_crowded(scene):
+    """Shot from at most LOW_CAMERA_DEG below the horizon, with dice touching or one behind
+    another: where the reader fails most."""
+    return scene.camera_elevation_deg <= LOW_CAMERA_DEG and (scene.touching or scene.occluded)
+
+
+def sun_glare(scene):
+    """Gloss paint with the sun mirrored in a top face towards the camera (about 3 % of scenes)."""
+    glare = scene.sun_glare_deg()
+    return glare is not None and glare <= SUN_GLARE_DEG
+
+
+def kept_seeds(batch_seed, count, long_side, keep):
+    """The first count scene seeds of a batch whose scene passes keep."""
     seeds = []
     index = 0
     while len(seeds) < count:
         seed = scenes.scene_seed(batch_seed, index)
-        scene = scenes.sample_scene(seed, long_side)
-        if scene.camera_elevation_deg <= LOW_CAMERA_DEG and (scene.touching or scene.occluded):
+        if keep(scenes.sample_scene(seed, long_side)):
             seeds.append(seed)
         index += 1
     return seeds
@@ -186,6 +197,9 @@ def main():
                         help=f"keep only scenes shot from {LOW_CAMERA_DEG} degrees or lower with "
                         "dice touching or one behind another (the hardest to read), until --count "
                         "are kept")
+    parser.add_argument("--sun-glare", action="store_true",
+                        help="keep only scenes of gloss-painted dice with the sun mirrored in a top "
+                        f"face within {SUN_GLARE_DEG} degrees of the camera, until --count are kept")
     parser.add_argument("--long-side", type=int, default=1024)
     parser.add_argument("--supersample", type=int, default=1,
                         help="render this many times larger and shrink: cheap antialiasing")
@@ -203,8 +217,9 @@ def main():
         parser.error("--out is required")
     if args.scene_seeds:
         seeds = [int(s) for s in args.scene_seeds.split(",")]
-    elif args.low_and_crowded:
-        seeds = low_and_crowded_seeds(args.seed, args.count, args.long_side)
+    elif args.low_and_crowded or args.sun_glare:
+        keep = low_and_crowded if args.low_and_crowded else sun_glare
+        seeds = kept_seeds(args.seed, args.count, args.long_side, keep)
     else:
         seeds = [scenes.scene_seed(args.seed, i) for i in range(args.count)]
     if args.keep_pov:

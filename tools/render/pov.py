@@ -169,14 +169,9 @@ def _flat(red, green):
 # ---------------------------------------------------------------- light, sky, ground
 
 
-def _sun_direction(light):
-    e, a = math.radians(light.elevation_deg), math.radians(light.azimuth_deg)
-    return np.array([math.sin(a) * math.cos(e), math.sin(e), math.cos(a) * math.cos(e)])
-
-
 def lights(scene):
     light = scene.light
-    d = _sun_direction(light)
+    d = light.direction()
     if light.kind == "overcast":
         # A large dim area light stands for the bright part of the cloud cover; the rest of
         # the sky is the ambient term. Soft contact shadows, no hard edges.

@@ -12,6 +12,7 @@ from . import geometry
 
 MATERIALS = ("natural_wood", "dark_wood", "white", "red", "blue")
 MATERIAL_WEIGHTS = (0.35, 0.15, 0.2, 0.15, 0.15)
+GLOSS_MATERIALS = ("white", "red", "blue")  # painted: a tight highlight, unlike varnished wood
 EDGE_ROUNDING = 0.08  # edge radius as a fraction of the edge: yard dice are sanded round
 SINK_INTO_GRASS_M = (0.002, 0.008)
 FRAME_MARGIN_PX = 0.03  # fraction of the long side kept free around dice that must be whole
@@ -37,6 +38,11 @@ class Light:
     kind: str  # sun | overcast | evening
     elevation_deg: float  # of the sun or, when overcast, of the bright part of the sky
     azimuth_deg: float
+
+    def direction(self):
+        """Unit vector from the scene towards the sun (or the bright sky), y up."""
+        e, a = math.radians(self.elevation_deg), math.radians(self.azimuth_deg)
+        return np.array([math.sin(a) * math.cos(e), math.sin(e), math.cos(a) * math.cos(e)])
 
 
 @dataclasses.dataclass
@@ -82,6 +88,21 @@ class Scene:
     @property
     def die_size_cm(self):
         return 200 * self.dice[0].half_edge
+
+    def sun_glare_deg(self):
+        """How near the camera sees the sun mirrored in a top face: the smallest angle over the
+        dice between the sun's mirror ray off a level face and the ray to the camera. None
+        unless the sun shines on gloss paint. Under ~10 degrees a phone sees the top face
+        (partly) blown white, as on a real glossy die shot towards the sun."""
+        if self.light.kind != "sun" or self.material not in GLOSS_MATERIALS:
+            return None
+        mirror = self.light.direction() * np.array([-1.0, 1.0, -1.0])
+        angles = []
+        for die in self.dice:
+            to_camera = self.camera.position - die.center
+            cosine = mirror @ to_camera / np.linalg.norm(to_camera)
+            angles.append(math.degrees(math.acos(min(1.0, max(-1.0, cosine)))))
+        return min(angles)
 
 
 def scene_seed(batch_seed, index):
