@@ -32,7 +32,15 @@ read right (13 wrong at 0.9 or more, which the whole-die reader must then confir
 that, with the other three, read one five-dice lawn sample fewer and 3 of 271 held-out renders
 fewer. Adding 320 renders of low, crowded scenes (render_scenes.py --low-and-crowded, seeds
 21000 and 23000) made it no better: 263 of those 271 renders (this net: 265) and 89.7% of the
-held-out byler-d6 dice (this net: 91.8%).
+held-out byler-d6 dice (this net: 91.8%). Adding three folders of sun-glare renders
+(render_scenes.py --sun-glare; tools/train_reader.py tells how the readers fare on glare;
+--epochs 24 --threads 1, 38 minutes) made it read 44 of the 55 five-dice photos of 80 fresh
+glare renders right (this net: 42) and 56 of the 73 held out from those folders (52), and no
+byler-d6 photo wrongly sure (1), but 263 of the 271 held-out renders (265), 338 of the 379
+held-out byler-d6 dice (348), and a webcam photo wrongly sure (none): not kept. With the
+retrained whole-die reader as well: 48 and 61 of the glare photos (2 of the latter wrongly
+sure), 263 of the 271, 115 of the 120 lawn samples (116), 341 byler-d6 dice, and again a webcam
+photo wrongly sure.
 
 Needs python3-torch, python3-opencv, python3-numpy (tools/setup.sh).
 """

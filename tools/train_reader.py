@@ -42,6 +42,16 @@ among them 320 low, crowded scenes; 24 epochs, 91 minutes on one core beside oth
 no better either: 261 of those 271 (this one: 265) and 29 of the 30 held-out low, crowded ones
 (27); 159 of 161 on 200 fresh samples-like renders (158; tools/render/README.md) with the same
 two wrongly sure; one webcam and one byler-d6 die fewer.
+Sun glare (render_scenes.py --sun-glare, tools/render/README.md) is where the readers are
+weakest: on 80 fresh glare renders (seed 55000) the committed nets read 42 of the 55 five-dice
+photos right, on the held-out seventh of three glare training folders 52 of 73, refusing the
+rest, none wrongly sure.
+This reader retrained with those three folders added (--only reader --reader-epochs 36
+--threads 1, 43 minutes) read 47 and 59 of them, 2 of the latter wrongly sure, and 159 of the
+161 five-dice photos of 200 fresh samples-like renders (158), but was worse elsewhere: 264 of
+the 271 held-out five-dice renders (265), 115 of the 120 lawn samples (116), 234 of the 238
+held-out webcam dice (235), 341 of the 379 byler-d6 dice (348) with 2 wrongly sure photos (1).
+It was not kept; nor was the pair of it and the retrained face reader (tools/train_face_reader.py).
 Needs python3-torch, python3-opencv, python3-numpy (Debian packages; tools/setup.sh).
 """
 import argparse

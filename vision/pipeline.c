@@ -468,7 +468,11 @@ static void collect_dice(const yz_vision_photo *photo, const candidate *found, i
         const float *p = readings[i].p;
         int best = most_likely(p);
         /* A weak peak the reader sees no die in is lawn. A strong one stays: a die whose top
-         * cannot be read still counts, and refuses the photo. */
+         * cannot be read still counts, and refuses the photo. Keeping weak peaks the frame's
+         * edge cuts through too (a die's sliver, which the readers see no top in) gained
+         * nothing with the committed nets: it catches no photo wrongly ok (v4_116's sliver has
+         * no peak at all), two cut-off dice are refused as cut off rather than "found 4", but a
+         * leaf (v4_183) and a webcam's USB hub (five_36) refuse good photos. */
         if (found[i].score < DIE_SCORE && best == 0 && !found[i].unexplained) continue;
         yz_vision_die *die = &result->dice[result->n_dice++];
         memset(die, 0, sizeof *die);
