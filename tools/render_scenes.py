@@ -160,6 +160,11 @@ def sun_glare(scene):
     return glare is not None and glare <= SUN_GLARE_DEG
 
 
+def cut_off(scene):
+    """A die placed across the frame's edge (about 6 % of scenes)."""
+    return scene.cut_off
+
+
 def kept_seeds(batch_seed, count, long_side, keep):
     """The first count scene seeds of a batch whose scene passes keep."""
     seeds = []
@@ -200,6 +205,9 @@ def main():
     parser.add_argument("--sun-glare", action="store_true",
                         help="keep only scenes of gloss-painted dice with the sun mirrored in a top "
                         f"face within {SUN_GLARE_DEG} degrees of the camera, until --count are kept")
+    parser.add_argument("--cut-off", action="store_true",
+                        help="keep only scenes with a die placed across the frame's edge, until "
+                        "--count are kept")
     parser.add_argument("--long-side", type=int, default=1024)
     parser.add_argument("--supersample", type=int, default=1,
                         help="render this many times larger and shrink: cheap antialiasing")
@@ -217,9 +225,12 @@ def main():
         parser.error("--out is required")
     if args.scene_seeds:
         seeds = [int(s) for s in args.scene_seeds.split(",")]
-    elif args.low_and_crowded or args.sun_glare:
-        keep = low_and_crowded if args.low_and_crowded else sun_glare
-        seeds = kept_seeds(args.seed, args.count, args.long_side, keep)
+    elif args.low_and_crowded or args.sun_glare or args.cut_off:
+        wanted = [keep for flag, keep in ((args.low_and_crowded, low_and_crowded),
+                                          (args.sun_glare, sun_glare), (args.cut_off, cut_off))
+                  if flag]
+        seeds = kept_seeds(args.seed, args.count, args.long_side,
+                           lambda scene: all(keep(scene) for keep in wanted))
     else:
         seeds = [scenes.scene_seed(args.seed, i) for i in range(args.count)]
     if args.keep_pov:
