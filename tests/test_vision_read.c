@@ -290,6 +290,45 @@ static void boxes_that_cannot_be_trusted_refuse_the_photo(void **state)
     assert_non_null(strstr(result.reason, "found 5 dice, expected 6"));
 }
 
+/* The part of a die inside the frame, boxed alone, is small for where it stands. Four dice
+ * grow by 10 px of side per 120 px lower in the photo (perspective); by hand, a whole die
+ * centred at y = 730 would be 55 + (730 - 380) / 12 = 84 px, at y = 18 about 25 px. */
+static void a_small_box_at_the_edge_may_be_a_cut_die(void **state)
+{
+    (void)state;
+    const int piece[5][4] = {{100, 200, 40, 40}, {300, 320, 50, 50}, {450, 710, 40, 40},
+                             {500, 440, 60, 60}, {700, 560, 70, 70}};
+    yz_vision_result result = five_dice(piece);
+    yz_vision_testing_verdict(&result, 5);
+    assert_int_equal(result.status, YZ_VISION_READ_REFUSED);
+    assert_non_null(strstr(result.reason, "die 3 (from the left) is cut off by the edge"));
+    assert_false(result.dice[2].certain);
+    assert_true(result.dice[3].certain);
+
+    /* A whole die at the same place: read. */
+    const int whole[5][4] = {{100, 200, 40, 40}, {300, 320, 50, 50}, {450, 670, 80, 80},
+                             {500, 440, 60, 60}, {700, 560, 70, 70}};
+    result = five_dice(whole);
+    yz_vision_testing_verdict(&result, 5);
+    assert_int_equal(result.status, YZ_VISION_READ_OK);
+
+    /* The same small piece away from the edge is a die read as it is (a die's size is not
+     * checked there). */
+    const int inside[5][4] = {{100, 200, 40, 40}, {300, 320, 50, 50}, {450, 600, 40, 40},
+                              {500, 440, 60, 60}, {700, 560, 70, 70}};
+    result = five_dice(inside);
+    yz_vision_testing_verdict(&result, 5);
+    assert_int_equal(result.status, YZ_VISION_READ_OK);
+
+    /* A die at the top edge, far away: small, as perspective wants it (the median die, 55 px,
+     * would have called it cut). */
+    const int far[5][4] = {{100, 200, 40, 40}, {300, 320, 50, 50}, {450, 0, 36, 36},
+                           {500, 440, 60, 60}, {700, 560, 70, 70}};
+    result = five_dice(far);
+    yz_vision_testing_verdict(&result, 5);
+    assert_int_equal(result.status, YZ_VISION_READ_OK);
+}
+
 /* The oracle, plainly: where the two readers' favourite values agree, the geometric mean of
  * their probabilities, scaled to sum to one; else the plain mean. */
 static void two_readers_make_one_reading(void **state)
@@ -421,6 +460,7 @@ int main(void)
         cmocka_unit_test(drawn_dice_are_read_right_or_refused),
         cmocka_unit_test(missing_models_give_a_clean_error),
         cmocka_unit_test(boxes_that_cannot_be_trusted_refuse_the_photo),
+        cmocka_unit_test(a_small_box_at_the_edge_may_be_a_cut_die),
         cmocka_unit_test(two_readers_make_one_reading),
         cmocka_unit_test(every_failed_allocation_gives_a_clean_error),
         cmocka_unit_test(lawn_photos_are_read_right_or_refused),

@@ -53,6 +53,12 @@
 #define TWO_DICE_SIDE 1.45  /* a box this many times the photo's median die side may be two dice */
 #define OUT_OF_FRAME 0.1    /* a die whose box or top face reaches this far (in die sides) out of
                                the photo is cut off */
+#define EDGE_NEAR 0.25      /* a box this near the photo's edge (in the die sides expected there)
+                               may be a die the edge cuts through... */
+#define EDGE_SMALL 0.71     /* ... when its long side is under this share of the side expected:
+                               turning a die by 45 degrees widens its box by up to 1.41 times,
+                               so a whole die is not much smaller than its neighbours' sizes
+                               predict */
 #define DET_TYPICAL_DIE 24.0 /* median die side in the detector's training canvases, pixels */
 #define ZOOM_WORTH 1.3      /* a second look is worth it when it enlarges the dice this much:
                                at 16-18 canvas pixels (1.5 down to 1.3 times under the usual
@@ -526,9 +532,62 @@ static int out_of_frame(const yz_vision_result *result, double x, double y, doub
     return x < margin || y < margin || result->image_w - x < margin || result->image_h - y < margin;
 }
 
+static double box_centre_y(const yz_vision_die *die)
+{
+    return die->box[1] + 0.5 * die->box[3];
+}
+
+/* The long side a whole die would have at die `skip`'s place, from the other dice: in an
+ * upright photo of dice on flat ground a die looks larger the lower it stands, about linearly in
+ * its height in the picture (perspective), so a straight line through the others' sides against
+ * their heights, never falling towards the bottom. Where the others stand at about one height
+ * the line is not to be trusted, and their median side is the answer. Needs two other dice. */
+static double expected_side(const yz_vision_result *result, int skip)
+{
+    double ys[YZ_VISION_MAX_DICE], sides[YZ_VISION_MAX_DICE];
+    int n = 0;
+    double y_min = INFINITY, y_max = -INFINITY, y_mean = 0, side_mean = 0;
+    for (int k = 0; k < result->n_dice; k++) {
+        if (k == skip) continue;
+        ys[n] = box_centre_y(&result->dice[k]);
+        sides[n] = long_side(&result->dice[k]);
+        y_min = fmin(y_min, ys[n]);
+        y_max = fmax(y_max, ys[n]);
+        y_mean += ys[n];
+        side_mean += sides[n];
+        n++;
+    }
+    y_mean /= n;
+    side_mean /= n;
+    if (y_max - y_min < 0.15 * result->image_h) return median(sides, n);
+    double covariance = 0, variance = 0;
+    for (int k = 0; k < n; k++) {
+        covariance += (ys[k] - y_mean) * (sides[k] - side_mean);
+        variance += (ys[k] - y_mean) * (ys[k] - y_mean);
+    }
+    double slope = fmax(0, covariance / variance);
+    return side_mean + slope * (box_centre_y(&result->dice[skip]) - y_mean);
+}
+
+/* Whether the die's box touches the photo's edge while much smaller than a whole die there
+ * would be: what shows may be the part of a die inside the frame, whose box the detector drew
+ * around that part alone. On renders of dice across the frame's edge, such a piece of a 2 or
+ * a 6 showed one pip on its visible corner, and the readers called it a sure 1. */
+static int looks_cut_by_edge(const yz_vision_result *result, int i)
+{
+    if (result->n_dice < 3) return 0;
+    const yz_vision_die *die = &result->dice[i];
+    double side = expected_side(result, i);
+    return long_side(die) < EDGE_SMALL * side &&
+           (out_of_frame(result, die->box[0], die->box[1], EDGE_NEAR * side) ||
+            out_of_frame(result, die->box[0] + die->box[2], die->box[1] + die->box[3],
+                         EDGE_NEAR * side));
+}
+
 /* A die the photo's edge cuts through may have part of its top face out of the frame, and the
- * pips there uncounted: a 4 with two pips cut off looks like a 2. The detector still guesses its
- * whole box, and the top-face net the whole face; either sticking out makes the die uncertain.
+ * pips there uncounted: a 4 with two pips cut off looks like a 2. The detector often still
+ * guesses its whole box, and the top-face net the whole face; either sticking out makes the die
+ * uncertain, and so does a box at the edge too small for a whole die (looks_cut_by_edge).
  * (Pips lie in pairs about the face's centre, so a face half out of the frame could be read
  * through the twins of its hidden pips; but there the net's corners are unreliable: on a render
  * it placed a small face on the visible corner of a 4, read as a sure 1.)
@@ -540,7 +599,8 @@ static int distrust_cut_off_dice(yz_vision_result *result)
         yz_vision_die *die = &result->dice[i];
         double margin = -OUT_OF_FRAME * long_side(die);
         int cut = out_of_frame(result, die->box[0], die->box[1], margin) ||
-                  out_of_frame(result, die->box[0] + die->box[2], die->box[1] + die->box[3], margin);
+                  out_of_frame(result, die->box[0] + die->box[2], die->box[1] + die->box[3], margin) ||
+                  looks_cut_by_edge(result, i);
         for (int k = 0; k < 4 && die->value; k++)
             cut |= out_of_frame(result, die->top[k][0], die->top[k][1], margin);
         if (cut) {
