@@ -237,22 +237,28 @@ static yz_vision_result five_dice(const int boxes[5][4])
     return result;
 }
 
+/* The verdict on five_dice(boxes), five dice expected. */
+static yz_vision_result verdict_on(const int boxes[5][4])
+{
+    yz_vision_result result = five_dice(boxes);
+    yz_vision_testing_verdict(&result, 5);
+    return result;
+}
+
 static void boxes_that_cannot_be_trusted_refuse_the_photo(void **state)
 {
     (void)state;
     /* Perspective: the nearest die 1.4 times the farthest, one touching the edge: read. */
     const int fine[5][4] = {{0, 300, 40, 40}, {100, 300, 44, 44}, {200, 300, 48, 48},
                             {300, 300, 52, 52}, {944, 694, 56, 56}};
-    yz_vision_result result = five_dice(fine);
-    yz_vision_testing_verdict(&result, 5);
+    yz_vision_result result = verdict_on(fine);
     assert_int_equal(result.status, YZ_VISION_READ_OK);
     assert_int_equal(result.roll[4], 5);
 
     /* Two touching dice seen as one: a box 1.6 times the others. */
     const int merged[5][4] = {{0, 300, 50, 50}, {100, 300, 50, 50}, {200, 300, 80, 76},
                               {300, 300, 50, 50}, {400, 300, 50, 50}};
-    result = five_dice(merged);
-    yz_vision_testing_verdict(&result, 5);
+    result = verdict_on(merged);
     assert_int_equal(result.status, YZ_VISION_READ_REFUSED);
     assert_non_null(strstr(result.reason, "die 3 (from the left) is much larger than the others"));
     assert_false(result.dice[2].certain);
@@ -261,8 +267,7 @@ static void boxes_that_cannot_be_trusted_refuse_the_photo(void **state)
     /* A die the right edge cuts through: its box sticks out of the photo. */
     const int cut[5][4] = {{0, 300, 50, 50}, {100, 300, 50, 50}, {200, 300, 50, 50},
                            {300, 300, 50, 50}, {965, 300, 50, 50}};
-    result = five_dice(cut);
-    yz_vision_testing_verdict(&result, 5);
+    result = verdict_on(cut);
     assert_int_equal(result.status, YZ_VISION_READ_REFUSED);
     assert_non_null(strstr(result.reason, "die 5 (from the left) is cut off by the edge"));
     assert_false(result.dice[4].certain);
@@ -298,8 +303,7 @@ static void a_small_box_at_the_edge_may_be_a_cut_die(void **state)
     (void)state;
     const int piece[5][4] = {{100, 200, 40, 40}, {300, 320, 50, 50}, {450, 710, 40, 40},
                              {500, 440, 60, 60}, {700, 560, 70, 70}};
-    yz_vision_result result = five_dice(piece);
-    yz_vision_testing_verdict(&result, 5);
+    yz_vision_result result = verdict_on(piece);
     assert_int_equal(result.status, YZ_VISION_READ_REFUSED);
     assert_non_null(strstr(result.reason, "die 3 (from the left) is cut off by the edge"));
     assert_false(result.dice[2].certain);
@@ -308,24 +312,21 @@ static void a_small_box_at_the_edge_may_be_a_cut_die(void **state)
     /* A whole die at the same place: read. */
     const int whole[5][4] = {{100, 200, 40, 40}, {300, 320, 50, 50}, {450, 670, 80, 80},
                              {500, 440, 60, 60}, {700, 560, 70, 70}};
-    result = five_dice(whole);
-    yz_vision_testing_verdict(&result, 5);
+    result = verdict_on(whole);
     assert_int_equal(result.status, YZ_VISION_READ_OK);
 
     /* The same small piece away from the edge is a die read as it is (a die's size is not
      * checked there). */
     const int inside[5][4] = {{100, 200, 40, 40}, {300, 320, 50, 50}, {450, 600, 40, 40},
                               {500, 440, 60, 60}, {700, 560, 70, 70}};
-    result = five_dice(inside);
-    yz_vision_testing_verdict(&result, 5);
+    result = verdict_on(inside);
     assert_int_equal(result.status, YZ_VISION_READ_OK);
 
     /* A die at the top edge, far away: small, as perspective wants it (the median die, 55 px,
      * would have called it cut). */
     const int far[5][4] = {{100, 200, 40, 40}, {300, 320, 50, 50}, {450, 0, 36, 36},
                            {500, 440, 60, 60}, {700, 560, 70, 70}};
-    result = five_dice(far);
-    yz_vision_testing_verdict(&result, 5);
+    result = verdict_on(far);
     assert_int_equal(result.status, YZ_VISION_READ_OK);
 }
 
