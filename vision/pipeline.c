@@ -59,6 +59,8 @@
                                turning a die by 45 degrees widens its box by up to 1.41 times,
                                so a whole die is not much smaller than its neighbours' sizes
                                predict */
+#define SIZE_LINE_SPAN 0.15 /* other dice spread over this share of the photo's height to fit
+                               their sizes against their heights */
 #define DET_TYPICAL_DIE 24.0 /* median die side in the detector's training canvases, pixels */
 #define ZOOM_WORTH 1.3      /* a second look is worth it when it enlarges the dice this much:
                                at 16-18 canvas pixels (1.5 down to 1.3 times under the usual
@@ -559,7 +561,7 @@ static double expected_side(const yz_vision_result *result, int skip)
     }
     y_mean /= n;
     side_mean /= n;
-    if (y_max - y_min < 0.15 * result->image_h) return median(sides, n);
+    if (y_max - y_min < SIZE_LINE_SPAN * result->image_h) return median(sides, n);
     double covariance = 0, variance = 0;
     for (int k = 0; k < n; k++) {
         covariance += (ys[k] - y_mean) * (sides[k] - side_mean);
@@ -569,10 +571,11 @@ static double expected_side(const yz_vision_result *result, int skip)
     return side_mean + slope * (box_centre_y(&result->dice[skip]) - y_mean);
 }
 
-/* Whether the die's box touches the photo's edge while much smaller than a whole die there
- * would be: what shows may be the part of a die inside the frame, whose box the detector drew
- * around that part alone. On renders of dice across the frame's edge, such a piece of a 2 or
- * a 6 showed one pip on its visible corner, and the readers called it a sure 1. */
+/* Whether the die's box comes within EDGE_NEAR die sides of the photo's edge (out_of_frame with
+ * a margin inside the frame) while much smaller than a whole die there would be: what shows
+ * may be the part of a die inside the frame, whose box the detector drew around that part
+ * alone. On renders of dice across the frame's edge, such a piece of a 2 or a 6 showed one pip
+ * on its visible corner, and the readers called it a sure 1. */
 static int looks_cut_by_edge(const yz_vision_result *result, int i)
 {
     if (result->n_dice < 3) return 0;
@@ -598,9 +601,9 @@ static int distrust_cut_off_dice(yz_vision_result *result)
     for (int i = result->n_dice - 1; i >= 0; i--) {
         yz_vision_die *die = &result->dice[i];
         double margin = -OUT_OF_FRAME * long_side(die);
-        int cut = out_of_frame(result, die->box[0], die->box[1], margin) ||
-                  out_of_frame(result, die->box[0] + die->box[2], die->box[1] + die->box[3], margin) ||
-                  looks_cut_by_edge(result, i);
+        int cut = looks_cut_by_edge(result, i) ||
+                  out_of_frame(result, die->box[0], die->box[1], margin) ||
+                  out_of_frame(result, die->box[0] + die->box[2], die->box[1] + die->box[3], margin);
         for (int k = 0; k < 4 && die->value; k++)
             cut |= out_of_frame(result, die->top[k][0], die->top[k][1], margin);
         if (cut) {
