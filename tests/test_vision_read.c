@@ -330,6 +330,52 @@ static void a_small_box_at_the_edge_may_be_a_cut_die(void **state)
     assert_int_equal(result.status, YZ_VISION_READ_OK);
 }
 
+/* Strongly red pixels (the refusal banner's colour) in rows y0..y1 of the picture. */
+static int red_pixels(const yz_vision_photo *picture, int y0, int y1)
+{
+    int n = 0;
+    for (int y = y0; y < y1; y++)
+        for (int x = 0; x < picture->image.w; x++) {
+            const uint8_t *p = picture->image.rgb + 3 * ((size_t)y * picture->image.w + x);
+            n += p[0] > 180 && p[1] < 90 && p[2] < 90;
+        }
+    return n;
+}
+
+/* The annotated picture's banner hides no die: a die at the top edge sends it to the bottom. */
+static void the_refusal_banner_leaves_the_dice_in_view(void **state)
+{
+    (void)state;
+    yz_vision_photo photo = {{1000, 750, calloc(1000 * 750, 3)}, 1000, 750, 1};
+    assert_non_null(photo.image.rgb);
+    memset(photo.image.rgb, 90, 1000 * 750 * 3);
+    const int top_die[5][4] = {{100, 300, 50, 50}, {300, 320, 50, 50}, {450, 0, 50, 20},
+                               {500, 440, 60, 60}, {700, 560, 60, 60}};
+    const int middle[5][4] = {{100, 300, 50, 50}, {300, 320, 50, 50}, {450, 400, 50, 50},
+                              {500, 440, 60, 60}, {700, 560, 60, 60}};
+    const int(*layouts[2])[4] = {top_die, middle};
+    for (int k = 0; k < 2; k++) {
+        yz_vision_result result = five_dice(layouts[k]);
+        result.status = YZ_VISION_READ_REFUSED;
+        snprintf(result.reason, sizeof result.reason, "die 3 (from the left) is cut off");
+        yz_vision_error err;
+        assert_int_equal(yz_vision_annotate(&photo, &result, "test_banner.png", &err), YZ_VISION_OK);
+        yz_vision_photo picture;
+        assert_int_equal(yz_vision_load_file("test_banner.png", 0, &picture, &err), YZ_VISION_OK);
+        int top = red_pixels(&picture, 0, 60), bottom = red_pixels(&picture, 690, 750);
+        yz_vision_photo_free(&picture);
+        if (k == 0) {
+            assert_int_equal(top, 0);
+            assert_true(bottom > 200);
+        } else {
+            assert_true(top > 200);
+            assert_int_equal(bottom, 0);
+        }
+    }
+    remove("test_banner.png");
+    free(photo.image.rgb);
+}
+
 /* The oracle, plainly: where the two readers' favourite values agree, the geometric mean of
  * their probabilities, scaled to sum to one; else the plain mean. */
 static void two_readers_make_one_reading(void **state)
@@ -462,6 +508,7 @@ int main(void)
         cmocka_unit_test(missing_models_give_a_clean_error),
         cmocka_unit_test(boxes_that_cannot_be_trusted_refuse_the_photo),
         cmocka_unit_test(a_small_box_at_the_edge_may_be_a_cut_die),
+        cmocka_unit_test(the_refusal_banner_leaves_the_dice_in_view),
         cmocka_unit_test(two_readers_make_one_reading),
         cmocka_unit_test(every_failed_allocation_gives_a_clean_error),
         cmocka_unit_test(lawn_photos_are_read_right_or_refused),

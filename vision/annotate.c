@@ -1,6 +1,6 @@
 /* annotate.c - the picture that settles a dispute: the photo with each die's box, the top face
  * its value was read from, and that value drawn large. Certain dice in green, uncertain ones
- * in orange; a refused photo gets its reason in red across the top. */
+ * in orange; a refused photo gets its reason in red across the top or the bottom. */
 #include <stdio.h>
 #include <string.h>
 
@@ -10,30 +10,60 @@
 static const uint8_t GREEN[3] = {40, 220, 60}, ORANGE[3] = {255, 150, 0}, RED[3] = {240, 30, 30},
                      WHITE[3] = {255, 255, 255};
 
-/* The banner across the top, in as many lines as it takes to fit the width: a refusal's reason
- * is the point of the picture and must be read whole. */
-static int draw_banner(yz_cv_image *target, const char *text, int line, const uint8_t colour[3])
+#define BANNER_ROWS 8
+
+/* A banner's text cut into rows that fit the picture's width, at whole words (at least one word
+ * a row). Returns the number of rows. */
+static int banner_rows(const yz_cv_image *target, const char *text, double height, int line,
+                       char rows[BANNER_ROWS][260])
 {
-    double height = target->h / 30.0;
-    if (height < 14) height = 14;
-    int failed = 0, y = 10 + (int)height;
-    char row[260];
-    while (*text && !failed) {
-        /* The longest run of whole words that fits (at least one word). */
+    int n = 0;
+    while (*text && n < BANNER_ROWS) {
         size_t fits = 0, at = 0;
         do {
             while (text[at] == ' ') at++;
             while (text[at] && text[at] != ' ') at++;
-            snprintf(row, sizeof row, "%.*s", (int)at, text);
-            if (fits && yz_cv_text_width(row, height, line) > target->w - 20) break;
+            snprintf(rows[n], sizeof rows[n], "%.*s", (int)at, text);
+            if (fits && yz_cv_text_width(rows[n], height, line) > target->w - 20) break;
             fits = at;
         } while (text[at]);
-        snprintf(row, sizeof row, "%.*s", (int)fits, text);
-        failed |= yz_cv_draw_text(target, row, 10, y, height, colour, line);
+        snprintf(rows[n++], sizeof rows[0], "%.*s", (int)fits, text);
         text += fits;
         while (*text == ' ') text++;
-        y += (int)(height * 1.4);
     }
+    return n;
+}
+
+/* How many dice's boxes reach into the band of rows y0..y1 of the picture. */
+static int dice_in_band(const yz_vision_result *result, double sy, double y0, double y1)
+{
+    int n = 0;
+    for (int i = 0; i < result->n_dice; i++) {
+        const int *box = result->dice[i].box;
+        n += box[1] * sy < y1 && (box[1] + box[3]) * sy > y0;
+    }
+    return n;
+}
+
+/* The banner, in as many rows as it takes to fit the width (up to BANNER_ROWS): a refusal's
+ * reason is the point of the picture and must be read whole. It goes across the top, or across
+ * the bottom when fewer dice stand there, so that it hides no die (a die the top edge cuts is
+ * often the one refused). */
+static int draw_banner(yz_cv_image *target, const yz_vision_result *result, double sy,
+                       const char *text, int line, const uint8_t colour[3])
+{
+    double height = target->h / 30.0;
+    if (height < 14) height = 14;
+    char rows[BANNER_ROWS][260];
+    int n = banner_rows(target, text, height, line, rows);
+    double band = 10 + height * (1.4 * n);
+    int y = 10 + (int)height;
+    if (dice_in_band(result, sy, target->h - band, target->h) < dice_in_band(result, sy, 0, band))
+        y = target->h - (int)band + (int)height;
+    int failed = 0;
+    for (int k = 0; k < n && !failed; k++)
+        failed |= yz_cv_draw_text(target, rows[k], 10, y + (int)(k * height * 1.4), height, colour,
+                                  line);
     return failed;
 }
 
@@ -80,7 +110,7 @@ yz_vision_status yz_vision_annotate(const yz_vision_photo *photo, const yz_visio
         for (int i = 0; i < result->n_dice && at < (int)sizeof banner - 4; i++)
             at += snprintf(banner + at, sizeof banner - (size_t)at, " %d", result->roll[i]);
     }
-    failed |= draw_banner(&target, banner, line,
+    failed |= draw_banner(&target, result, sy, banner, line,
                           result->status == YZ_VISION_READ_REFUSED ? RED : WHITE);
     yz_vision_status status = YZ_VISION_OK;
     if (failed)
