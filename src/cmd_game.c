@@ -237,8 +237,9 @@ static int thrown_dice(const game_args *args, yz_roll *roll)
     int code = yz_cli_read_photo(args->argument, YZ_N_DICE, NULL, NULL, 0, &result, &vision_err);
     if (code != YZ_EXIT_OK) return code;
     if (result.status != YZ_VISION_READ_OK)
-        return yz_cli_fail(YZ_EXIT_REFUSED, "%s: could not read the dice: %s (nothing was recorded)",
-                           args->argument, result.reason);
+        return yz_cli_fail(YZ_EXIT_REFUSED,
+                           "%s: could not read the dice: %s (nothing was recorded). %s",
+                           args->argument, result.reason, result.retake);
     for (int i = 0; i < YZ_N_DICE; i++) roll->dice[i] = (uint8_t)result.roll[i];
     return YZ_EXIT_OK;
 }

@@ -75,7 +75,7 @@ static void print_human(const yz_vision_result *result)
         for (int i = 0; i < result->n_dice; i++) printf(" %d", result->roll[i]);
         printf("  (%d dice, left to right)\n", result->n_dice);
     } else {
-        printf("Refused: %s\n", result->reason);
+        printf("Refused: %s\n%s\n", result->reason, result->retake);
     }
     for (int i = 0; i < result->n_dice; i++) {
         const yz_vision_die *die = &result->dice[i];

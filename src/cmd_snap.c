@@ -14,7 +14,8 @@ static const char snap_help[] =
     "which box to score (the default: after the last throw). When the dice cannot be read with\n"
     "confidence it says why and exits 3; it never prints a guessed roll as if it were sure.\n";
 
-/* {"file", "status", "reason", "roll", "confidence", "advice": {"keep": [..]} | {"box", "points"}} */
+/* {"file", "status", "reason", "retake", "roll", "confidence",
+ *  "advice": {"keep": [..]} | {"box", "points"}} */
 static int print_snap_json(const char *photo, const yz_vision_result *result,
                            const yz_profile *profile, const yz_keep_advice *keep,
                            const yz_box_advice *box)
@@ -33,6 +34,7 @@ static int print_snap_json(const char *photo, const yz_vision_result *result,
     json_t *root = json_pack("{s:s, s:s, s:s, s:o, s:f, s:o}", "file", photo, "status",
                              ok ? "ok" : "refused", "reason", result->reason, "roll", roll,
                              "confidence", ok ? yz_cli_roll_confidence(result) : 0.0, "advice", advice);
+    json_object_set_new(root, "retake", ok ? json_null() : json_string(result->retake));
     if (profile) json_object_set_new(root, "rules", json_string(profile->name));
     char *text = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(6));
     json_decref(root);
@@ -78,8 +80,7 @@ int yz_cmd_snap(int argc, char **argv)
     if (code != YZ_EXIT_OK) return code;
     if (result.status != YZ_VISION_READ_OK) {
         if (json) return print_snap_json(photo, &result, NULL, NULL, NULL), YZ_EXIT_REFUSED;
-        printf("Could not read the dice with confidence: %s.\nTake another photo from a little "
-               "higher, with every die in the frame.\n", result.reason);
+        printf("Could not read the dice with confidence: %s.\n%s\n", result.reason, result.retake);
         return YZ_EXIT_REFUSED;
     }
     /* The roll as text, for the same card and rules handling as score and advise. */

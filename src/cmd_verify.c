@@ -81,11 +81,12 @@ int yz_cmd_verify(int argc, char **argv)
     if (code != YZ_EXIT_OK) return code;
     if (result.status != YZ_VISION_READ_OK) {
         if (json) {
-            json_t *root = json_pack("{s:s, s:s}", "verdict", "unreadable", "reason", result.reason);
+            json_t *root = json_pack("{s:s, s:s, s:s}", "verdict", "unreadable", "reason",
+                                     result.reason, "retake", result.retake);
             print_json(root);
             json_decref(root);
         } else
-            printf("Cannot settle it: %s.\n", result.reason);
+            printf("Cannot settle it: %s.\n%s\n", result.reason, result.retake);
         return YZ_EXIT_REFUSED;
     }
     json_t *verdict = yz_cli_verdict_json(&result, &claim);

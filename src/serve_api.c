@@ -302,6 +302,7 @@ static enum MHD_Result post_read(yz_serve *server, struct MHD_Connection *connec
     json_t *root = yz_cli_read_json(name, result);
     json_object_set_new(root, "id", json_integer(id));
     json_object_set_new(root, "confidence", json_real(yz_cli_roll_confidence(result)));
+    json_object_set_new(root, "retake", result->retake ? json_string(result->retake) : json_null());
 
     /* Advice for the current player's card, with the throws left after this one. */
     yz_card card;
@@ -355,7 +356,8 @@ static enum MHD_Result post_verify(yz_serve *server, struct MHD_Connection *conn
     if (!status)
         root = result->status == YZ_VISION_READ_OK
                    ? yz_cli_verdict_json(result, &claim)
-                   : json_pack("{s:s, s:s}", "verdict", "unreadable", "reason", result->reason);
+                   : json_pack("{s:s, s:s, s:s}", "verdict", "unreadable", "reason",
+                               result->reason, "retake", result->retake);
     free(result);
     if (status) return respond_error(connection, status, "%s", why);
     json_object_set_new(root, "id", json_integer(id));

@@ -128,7 +128,7 @@ const char yz_serve_page[] =
     "    $('advice').textContent = adviceText(answer.advice);\n"
     "  } else {\n"
     "    dice = [0, 0, 0, 0, 0];\n"
-    "    say('status', 'Could not read the dice: ' + answer.reason + '. Take another photo from a little higher with every die in it, or tap the dice to enter them.', true);\n"
+    "    say('status', 'Could not read the dice: ' + answer.reason + '. ' + answer.retake + ' Or tap the dice to enter them.', true);\n"
     "  }\n"
     "  drawRoll();\n"
     "}\n"

@@ -44,6 +44,7 @@ check "snap with throws left gives a keep" 0 "^(Keep: .* and throw [0-9] dice ag
 check "snap annotates" 0 "^Roll: " -- "$samples/lawn/$good" --annotate "$tmp/snap.png"
 expect_true "snap wrote the annotated PNG" test -s "$tmp/snap.png"
 check "snap refuses honestly" 3 "Could not read the dice with confidence: " -- "$samples/lawn/$refused"
+check "snap says how to retake" 3 "^Take another photo .*\.$" -- "$samples/lawn/$refused"
 expect_true "a refused snap prints no roll" bash -c "! grep -q '^Roll:' '$tmp/out'"
 check "snap of a broken file" 1 "fake.jpg: not a JPEG, PNG or HEIC file" -- "$(echo hello >"$tmp/fake.jpg"; echo "$tmp/fake.jpg")"
 
@@ -54,7 +55,7 @@ check "verify cannot settle" 3 "Cannot settle it: " -- verify "$samples/lawn/$re
 check "verify json" 4 '"verdict":"mismatch",.*"differ":\[\{"die":[1-5],"shows":[1-6],"claimed":'"$other_value"'\}' -- verify "$samples/lawn/$good" --claim "$wrong_claim" --json
 check "verify json unreadable" 3 '"verdict":"unreadable","reason":"' -- verify "$samples/lawn/$refused" --claim "$claim" --json
 check "snap json" 0 '"status":"ok","reason":"","roll":\[[1-6,]+\],"confidence":[0-9.]+,"advice":\{"box":' -- "$samples/lawn/$good" --json
-check "snap json refused" 3 '"status":"refused",.*"advice":null' -- "$samples/lawn/$refused" --json
+check "snap json refused" 3 '"status":"refused",.*"advice":null,"retake":"Take another photo [^"]+\."' -- "$samples/lawn/$refused" --json
 check "verify bad claim" 2 "--claim: expected 5 dice, got 4" -- verify "$samples/lawn/$good" --claim 1,2,3,4
 
 mkdir -p "$tmp/photos/sub"

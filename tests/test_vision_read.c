@@ -306,6 +306,7 @@ static void a_small_box_at_the_edge_may_be_a_cut_die(void **state)
     yz_vision_result result = verdict_on(piece);
     assert_int_equal(result.status, YZ_VISION_READ_REFUSED);
     assert_non_null(strstr(result.reason, "die 3 (from the left) is cut off by the edge"));
+    assert_string_equal(result.retake, "Take another photo with every die well inside the frame.");
     assert_false(result.dice[2].certain);
     assert_true(result.dice[3].certain);
 
@@ -314,6 +315,7 @@ static void a_small_box_at_the_edge_may_be_a_cut_die(void **state)
                              {500, 440, 60, 60}, {700, 560, 70, 70}};
     result = verdict_on(whole);
     assert_int_equal(result.status, YZ_VISION_READ_OK);
+    assert_null(result.retake);
 
     /* The same small piece away from the edge is a die read as it is (a die's size is not
      * checked there). */

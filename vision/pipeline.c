@@ -30,6 +30,7 @@
  * The thresholds were read off the held-out validation scenes of the training set.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -614,48 +615,57 @@ static int distrust_cut_off_dice(yz_vision_result *result)
     return first;
 }
 
+/* Refuses the photo: why (printf-style), and how to take one that reads. */
+static void refuse(yz_vision_result *result, const char *retake, const char *why, ...)
+    __attribute__((format(printf, 3, 4)));
+static void refuse(yz_vision_result *result, const char *retake, const char *why, ...)
+{
+    result->status = YZ_VISION_READ_REFUSED;
+    result->retake = retake;
+    va_list args;
+    va_start(args, why);
+    vsnprintf(result->reason, sizeof result->reason, why, args);
+    va_end(args);
+}
+
 static void give_verdict(yz_vision_result *result, int expect)
 {
     result->status = YZ_VISION_READ_OK;
     result->reason[0] = '\0';
+    result->retake = NULL;
     for (int i = 0; i < result->n_dice; i++)
         result->roll[i] = result->dice[i].value;
     int two_dice = distrust_two_dice_boxes(result), cut_off = distrust_cut_off_dice(result);
-    if (expect > 0 && result->n_dice != expect) {
-        result->status = YZ_VISION_READ_REFUSED;
-        snprintf(result->reason, sizeof result->reason,
-                 result->n_dice < expect
-                     ? "found %d dice, expected %d; one may be hidden or out of frame"
-                     : "found %d dice, expected %d; something else may look like a die",
-                 result->n_dice, expect);
-        return;
-    }
-    if (result->n_dice == 0) {
-        result->status = YZ_VISION_READ_REFUSED;
-        snprintf(result->reason, sizeof result->reason, "found no dice");
-        return;
-    }
-    if (cut_off >= 0) {
-        result->status = YZ_VISION_READ_REFUSED;
-        snprintf(result->reason, sizeof result->reason,
-                 "die %d (from the left) is cut off by the edge of the photo", cut_off + 1);
-        return;
-    }
-    if (two_dice >= 0) {
-        result->status = YZ_VISION_READ_REFUSED;
-        snprintf(result->reason, sizeof result->reason,
-                 "die %d (from the left) is much larger than the others: it may be two dice "
-                 "touching",
-                 two_dice + 1);
-        return;
-    }
-    for (int i = 0; i < result->n_dice; i++)
-        if (!result->dice[i].certain) {
-            result->status = YZ_VISION_READ_REFUSED;
-            snprintf(result->reason, sizeof result->reason,
-                     "die %d (from the left) could not be read with confidence", i + 1);
-            return;
-        }
+    if (expect > 0 && result->n_dice < expect)
+        refuse(result, "Take another photo from a little higher, with every die in the frame.",
+               "found %d dice, expected %d; one may be hidden or out of frame", result->n_dice,
+               expect);
+    else if (expect > 0 && result->n_dice > expect)
+        refuse(result, "Take another photo with only the dice of this throw in the frame.",
+               "found %d dice, expected %d; something else may look like a die", result->n_dice,
+               expect);
+    else if (result->n_dice == 0)
+        refuse(result, "Take another photo with the dice in the middle of the frame.",
+               "found no dice");
+    else if (cut_off >= 0)
+        refuse(result, "Take another photo with every die well inside the frame.",
+               "die %d (from the left) is cut off by the edge of the photo", cut_off + 1);
+    else if (two_dice >= 0)
+        refuse(result, "Take another photo from more directly above, so that the dice show apart.",
+               "die %d (from the left) is much larger than the others: it may be two dice "
+               "touching",
+               two_dice + 1);
+    else
+        for (int i = 0; i < result->n_dice; i++)
+            if (!result->dice[i].certain) {
+                /* Most often a top face half behind another die, seen from low, or shining
+                 * with the sun's glare: a higher viewpoint from another side helps both. */
+                refuse(result,
+                       "Take another photo from higher up, from another side if the sun glares "
+                       "on the dice.",
+                       "die %d (from the left) could not be read with confidence", i + 1);
+                return;
+            }
 }
 
 void yz_vision_testing_verdict(yz_vision_result *result, int expect)

@@ -118,6 +118,8 @@ typedef enum { YZ_VISION_READ_OK = 0, YZ_VISION_READ_REFUSED = 1 } yz_vision_rea
 typedef struct {
     yz_vision_read_status status;
     char reason[200]; /* empty when ok; one sentence saying why when refused */
+    const char *retake; /* when refused: how to take a photo that reads, one sentence (a
+                           string constant); NULL when ok */
     int image_w, image_h; /* full-size upright */
     int n_dice;           /* dice found, sorted left to right by box centre */
     yz_vision_die dice[YZ_VISION_MAX_DICE];
