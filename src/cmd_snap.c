@@ -14,8 +14,8 @@ static const char snap_help[] =
     "which box to score (the default: after the last throw). When the dice cannot be read with\n"
     "confidence it says why and exits 3; it never prints a guessed roll as if it were sure.\n";
 
-/* {"file", "status", "reason", "retake", "roll", "confidence",
- *  "advice": {"keep": [..]} | {"box", "points"}} */
+/* {"file", "status", "reason", "roll", "confidence", "advice": {"keep": [..]} | {"box", "points"},
+ *  "retake"} */
 static int print_snap_json(const char *photo, const yz_vision_result *result,
                            const yz_profile *profile, const yz_keep_advice *keep,
                            const yz_box_advice *box)
