@@ -56,14 +56,13 @@ static int draw_banner(yz_cv_image *target, const yz_vision_result *result, doub
     if (height < 14) height = 14;
     char rows[BANNER_ROWS][260];
     int n = banner_rows(target, text, height, line, rows);
-    double band = 10 + height * (1.4 * n);
+    double pitch = 1.4 * height, band = 10 + pitch * n;
     int y = 10 + (int)height;
     if (dice_in_band(result, sy, target->h - band, target->h) < dice_in_band(result, sy, 0, band))
         y = target->h - (int)band + (int)height;
     int failed = 0;
     for (int k = 0; k < n && !failed; k++)
-        failed |= yz_cv_draw_text(target, rows[k], 10, y + (int)(k * height * 1.4), height, colour,
-                                  line);
+        failed |= yz_cv_draw_text(target, rows[k], 10, y + (int)(k * pitch), height, colour, line);
     return failed;
 }
 

@@ -535,6 +535,14 @@ static int out_of_frame(const yz_vision_result *result, double x, double y, doub
     return x < margin || y < margin || result->image_w - x < margin || result->image_h - y < margin;
 }
 
+/* Whether the die's box comes within margin of the photo's edge (a negative margin: reaches
+ * that far out of it). */
+static int box_at_edge(const yz_vision_result *result, const yz_vision_die *die, double margin)
+{
+    return out_of_frame(result, die->box[0], die->box[1], margin) ||
+           out_of_frame(result, die->box[0] + die->box[2], die->box[1] + die->box[3], margin);
+}
+
 static double box_centre_y(const yz_vision_die *die)
 {
     return die->box[1] + 0.5 * die->box[3];
@@ -572,20 +580,17 @@ static double expected_side(const yz_vision_result *result, int skip)
     return side_mean + slope * (box_centre_y(&result->dice[skip]) - y_mean);
 }
 
-/* Whether the die's box comes within EDGE_NEAR die sides of the photo's edge (out_of_frame with
- * a margin inside the frame) while much smaller than a whole die there would be: what shows
- * may be the part of a die inside the frame, whose box the detector drew around that part
- * alone. On renders of dice across the frame's edge, such a piece of a 2 or a 6 showed one pip
- * on its visible corner, and the readers called it a sure 1. */
+/* Whether the die's box comes within EDGE_NEAR die sides of the photo's edge while much
+ * smaller than a whole die there would be: what shows may be the part of a die inside the
+ * frame, whose box the detector drew around that part alone. On renders of dice across the
+ * frame's edge, such a piece of a 2 or a 6 showed one pip on its visible corner, and the
+ * readers called it a sure 1. */
 static int looks_cut_by_edge(const yz_vision_result *result, int i)
 {
     if (result->n_dice < 3) return 0;
     const yz_vision_die *die = &result->dice[i];
     double side = expected_side(result, i);
-    return long_side(die) < EDGE_SMALL * side &&
-           (out_of_frame(result, die->box[0], die->box[1], EDGE_NEAR * side) ||
-            out_of_frame(result, die->box[0] + die->box[2], die->box[1] + die->box[3],
-                         EDGE_NEAR * side));
+    return long_side(die) < EDGE_SMALL * side && box_at_edge(result, die, EDGE_NEAR * side);
 }
 
 /* A die the photo's edge cuts through may have part of its top face out of the frame, and the
@@ -602,9 +607,7 @@ static int distrust_cut_off_dice(yz_vision_result *result)
     for (int i = result->n_dice - 1; i >= 0; i--) {
         yz_vision_die *die = &result->dice[i];
         double margin = -OUT_OF_FRAME * long_side(die);
-        int cut = looks_cut_by_edge(result, i) ||
-                  out_of_frame(result, die->box[0], die->box[1], margin) ||
-                  out_of_frame(result, die->box[0] + die->box[2], die->box[1] + die->box[3], margin);
+        int cut = looks_cut_by_edge(result, i) || box_at_edge(result, die, margin);
         for (int k = 0; k < 4 && die->value; k++)
             cut |= out_of_frame(result, die->top[k][0], die->top[k][1], margin);
         if (cut) {
