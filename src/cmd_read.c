@@ -21,7 +21,7 @@ static const char read_usage[] =
     "Reads the top faces of the dice in a JPEG, PNG or HEIC photo. By default exactly 5 dice must\n"
     "be found and every one read with confidence; otherwise the photo is refused (exit 3) with\n"
     "the reason. --expect any reports every die found. --annotate writes the photo with each\n"
-    "die's outline, top face and value drawn on it.\n";
+    "die's outline, top face and value drawn on it, and a close-up below when the dice are small.\n";
 
 static int parse_read_args(int argc, char **argv, read_args *args)
 {

@@ -332,16 +332,30 @@ static void a_small_box_at_the_edge_may_be_a_cut_die(void **state)
     assert_int_equal(result.status, YZ_VISION_READ_OK);
 }
 
-/* Strongly red pixels (the refusal banner's colour) in rows y0..y1 of the picture. */
-static int red_pixels(const yz_vision_photo *picture, int y0, int y1)
+/* Pixels in rows y0..y1 whose colour passes `is`. */
+static int pixels_where(const yz_vision_photo *picture, int y0, int y1, int (*is)(const uint8_t *))
 {
     int n = 0;
     for (int y = y0; y < y1; y++)
-        for (int x = 0; x < picture->image.w; x++) {
-            const uint8_t *p = picture->image.rgb + 3 * ((size_t)y * picture->image.w + x);
-            n += p[0] > 180 && p[1] < 90 && p[2] < 90;
-        }
+        for (int x = 0; x < picture->image.w; x++)
+            n += is(picture->image.rgb + 3 * ((size_t)y * picture->image.w + x));
     return n;
+}
+
+/* Strongly red: the refusal banner's colour. */
+static int is_red(const uint8_t *p)
+{
+    return p[0] > 180 && p[1] < 90 && p[2] < 90;
+}
+
+static int is_white(const uint8_t *p)
+{
+    return p[0] > 240 && p[1] > 240 && p[2] > 240;
+}
+
+static int is_green(const uint8_t *p)
+{
+    return p[1] > 180 && p[0] < 100 && p[2] < 120;
 }
 
 /* The annotated picture's banner hides no die: a die at the top edge sends it to the bottom. */
@@ -364,7 +378,8 @@ static void the_refusal_banner_leaves_the_dice_in_view(void **state)
         assert_int_equal(yz_vision_annotate(&photo, &result, "test_banner.png", &err), YZ_VISION_OK);
         yz_vision_photo picture;
         assert_int_equal(yz_vision_load_file("test_banner.png", 0, &picture, &err), YZ_VISION_OK);
-        int top = red_pixels(&picture, 0, 60), bottom = red_pixels(&picture, 690, 750);
+        int top = pixels_where(&picture, 0, 60, is_red),
+            bottom = pixels_where(&picture, 690, 750, is_red);
         yz_vision_photo_free(&picture);
         if (k == 0) {
             assert_int_equal(top, 0);
@@ -375,6 +390,47 @@ static void the_refusal_banner_leaves_the_dice_in_view(void **state)
         }
     }
     remove("test_banner.png");
+    free(photo.image.rgb);
+}
+
+/* Dice small in the photo get a close-up below it, enlarged as far as it goes (4 times here)
+ * and drawn on like the photo; dice spread over the photo do not. */
+static void small_dice_get_a_close_up(void **state)
+{
+    (void)state;
+    yz_vision_photo photo = {{1000, 750, calloc(1000 * 750, 3)}, 1000, 750, 1};
+    assert_non_null(photo.image.rgb);
+    memset(photo.image.rgb, 90, 1000 * 750 * 3);
+    for (int y = 385; y < 405; y++) /* a white 20 x 20 square between the dice */
+        memset(photo.image.rgb + 3 * ((size_t)y * 1000 + 530), 255, 20 * 3);
+    const int clustered[5][4] = {{400, 340, 30, 30}, {460, 360, 30, 30}, {520, 340, 30, 30},
+                                 {430, 410, 30, 30}, {570, 410, 30, 30}};
+    const int spread[5][4] = {{100, 300, 50, 50}, {300, 320, 50, 50}, {450, 400, 50, 50},
+                              {500, 440, 60, 60}, {700, 560, 60, 60}};
+    yz_vision_error err;
+    yz_vision_photo picture;
+    yz_vision_result result = five_dice(clustered);
+    assert_int_equal(yz_vision_annotate(&photo, &result, "test_close_up.png", &err), YZ_VISION_OK);
+    assert_int_equal(yz_vision_load_file("test_close_up.png", 0, &picture, &err), YZ_VISION_OK);
+    assert_int_equal(picture.image.w, 1000);
+    /* A close-up below, as high as the dice need: (100 + 36) / (200 + 36) of its width. */
+    assert_int_equal(picture.image.h, 750 + 576);
+    /* The square, 4 times as wide below the seam: 16 times the pixels, less its edge, which
+     * enlarging blurs to grey (76 x 76 pixels is 14.4 times); the dice's outlines drawn there
+     * too, with 4 times the length. */
+    int square = pixels_where(&picture, 760, picture.image.h, is_white);
+    assert_in_range(square, 13 * 400, 16 * 400);
+    int green_below = pixels_where(&picture, 760, picture.image.h, is_green);
+    int green_above = pixels_where(&picture, 0, 750, is_green);
+    assert_true(green_below > 2 * green_above);
+    yz_vision_photo_free(&picture);
+
+    result = five_dice(spread);
+    assert_int_equal(yz_vision_annotate(&photo, &result, "test_close_up.png", &err), YZ_VISION_OK);
+    assert_int_equal(yz_vision_load_file("test_close_up.png", 0, &picture, &err), YZ_VISION_OK);
+    assert_int_equal(picture.image.h, 750);
+    yz_vision_photo_free(&picture);
+    remove("test_close_up.png");
     free(photo.image.rgb);
 }
 
@@ -511,6 +567,7 @@ int main(void)
         cmocka_unit_test(boxes_that_cannot_be_trusted_refuse_the_photo),
         cmocka_unit_test(a_small_box_at_the_edge_may_be_a_cut_die),
         cmocka_unit_test(the_refusal_banner_leaves_the_dice_in_view),
+        cmocka_unit_test(small_dice_get_a_close_up),
         cmocka_unit_test(two_readers_make_one_reading),
         cmocka_unit_test(every_failed_allocation_gives_a_clean_error),
         cmocka_unit_test(lawn_photos_are_read_right_or_refused),
