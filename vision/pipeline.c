@@ -13,7 +13,9 @@
  *     DOUBT_SCORE or more that no die accounts for (see add_unexplained): a die merged into its
  *     neighbour, or one half hidden behind it. Dice far smaller than those the detector
  *     learned on (a far or high camera) get a second look: the part of the photo they are in,
- *     enlarged until they are of the usual size (zoom_window).
+ *     enlarged until they are of the usual size (zoom_window). Dice far larger than it learned
+ *     on (a photo taken close to them) break into several peaks each: a step back looks at the
+ *     photo halved, and is taken when it sees one die where the first look saw several.
  *  2. Read. A square of CROP_SCALE times the die's box is cut around each centre and given
  *     (with its mirror image) to the reader, which sees the whole die and says which value its
  *     TOP face shows, or that no top face can be read there. The side faces show pips too; the
@@ -68,6 +70,9 @@
                                24) touching dice were still merged or loosely boxed; a second
                                look costs about 9 ms */
 #define ZOOM_MARGIN 1.0     /* ... around the dice, in die sides */
+#define DET_LARGE_DIE 32.0  /* sure dice with a median side above this (canvas pixels) may be
+                               too large for the detector: a photo taken close to them */
+#define MAX_STEPS_BACK 3    /* ... and so many looks at it halved, at most (1/8 the size) */
 
 #define DETECTOR_FILE "dice_detector.onnx"
 #define READER_FILE "top_reader.onnx"
@@ -314,6 +319,43 @@ static double zoom_window(const yz_vision_image *photo, const candidate *found, 
     return zoom;
 }
 
+/* A peak strong enough to be a die by itself. */
+static int sure(const candidate *c)
+{
+    return c->score >= DIE_SCORE && !c->unexplained;
+}
+
+/* The median long side of the sure dice found (photo pixels), 0 when there are none. */
+static double median_sure_side(const candidate *found, int n_found)
+{
+    double sides[MAX_CANDIDATES];
+    int n = 0;
+    for (int i = 0; i < n_found; i++)
+        if (sure(&found[i])) sides[n++] = fmax(found[i].w, found[i].h);
+    return n ? median(sides, n) : 0;
+}
+
+/* How many of the peaks (unexplained places aside) have their centre in the box of `die`. */
+static int centres_in_box(const candidate *die, const candidate *found, int n_found)
+{
+    int inside = 0;
+    for (int i = 0; i < n_found; i++)
+        inside += !found[i].unexplained && fabs(found[i].cx - die->cx) < die->w / 2 &&
+                  fabs(found[i].cy - die->cy) < die->h / 2;
+    return inside;
+}
+
+/* Whether some sure die of `dice` holds the centres of two or more peaks of `peaks` in its box:
+ * one die seen as several, when dice and peaks are one look; when they are a look from farther
+ * back and a closer one, the closer look broke that die apart. */
+static int die_holding_peaks(const candidate *dice, int n_dice, const candidate *peaks,
+                             int n_peaks)
+{
+    for (int k = 0; k < n_dice; k++)
+        if (sure(&dice[k]) && centres_in_box(&dice[k], peaks, n_peaks) >= 2) return 1;
+    return 0;
+}
+
 /* Step 1: the detector's peaks, strongest first, each a different die, then the unexplained
  * places; for small dice, from a second look at the part of the photo they are in. */
 static int find_dice(yz_cv_net *detector, const yz_vision_image *photo, candidate *found,
@@ -322,6 +364,28 @@ static int find_dice(yz_cv_net *detector, const yz_vision_image *photo, candidat
     int whole[4] = {0, 0, photo->w, photo->h}, window[4];
     double scale = (double)DET_SIDE / (photo->w > photo->h ? photo->w : photo->h);
     int status = detect_in_window(detector, photo, whole, scale, found, n_found);
+    /* Dice far larger than the detector learned on (a photo taken close to them) break into
+     * several peaks each, sure dice inside each other's boxes, whose guessed sides stop growing
+     * at about 45 canvas pixels. Where the dice look that large, or a sure die's box holds
+     * another peak's centre, step back: look at the whole photo half the size. The step is taken
+     * if it shows one die where the closer look saw several, and the dice no smaller than those
+     * that would get a second look (a die half behind another is not two halves of one). */
+    for (int step = 0; step < MAX_STEPS_BACK && !status; step++) {
+        double median_side = median_sure_side(found, *n_found) * scale;
+        if (median_side <= DET_LARGE_DIE && !die_holding_peaks(found, *n_found, found, *n_found))
+            break;
+        candidate farther[MAX_CANDIDATES];
+        int n_farther = 0;
+        double farther_scale = scale / 2;
+        status = detect_in_window(detector, photo, whole, farther_scale, farther, &n_farther);
+        int step_back =
+            !status && die_holding_peaks(farther, n_farther, found, *n_found) &&
+            median_sure_side(farther, n_farther) * farther_scale >= DET_TYPICAL_DIE / ZOOM_WORTH;
+        if (!step_back) break;
+        memcpy(found, farther, (size_t)n_farther * sizeof *found);
+        *n_found = n_farther;
+        scale = farther_scale;
+    }
     if (status) return status;
     double zoom = zoom_window(photo, found, *n_found, scale, window);
     if (zoom == 0) return 0;
