@@ -4,6 +4,7 @@
   tools/render_scenes.py --out samples/lawn --count 160 --seed 1
   tools/render_scenes.py --out samples/readme --scene-seeds 11,22,33,44
   tools/render_scenes.py --bench-photo /tmp/bench.jpg      # one 4000x3000 JPEG
+  tools/render_scenes.py --out /tmp/close --count 100 --seed 71000 --close-up
 
 Each scene is drawn from its own seed (recorded in scenes.csv), so a batch or one scene can be
 redone exactly. Needs povray, python3-numpy, python3-opencv: tools/setup-render.sh.
@@ -32,7 +33,7 @@ TRUTH_HEADER = ["file", "value", "x", "y", "w", "h", "top_visible"]
 SCENES_HEADER = ["file", "n_dice", "orientation", "width", "height", "camera_elevation_deg",
                  "camera_height_m", "light", "sun_elevation_deg", "die_material", "pip_colour",
                  "die_size_cm", "touching", "occluded", "seed", "pip_style", "ground",
-                 "cut_off"]
+                 "cut_off", "close_up"]
 
 
 def run_povray(workdir, pov_name, png_name, width, height, extra):
@@ -122,10 +123,10 @@ def scene_row(name, scene, n_rows):
             "" if light.kind == "overcast" else f"{light.elevation_deg:.1f}", scene.material,
             scene.pip_colour, f"{scene.die_size_cm:.1f}", int(scene.touching),
             int(scene.occluded), scene.seed, scene.pip_style, scene.ground.palette,
-            int(scene.cut_off)]
+            int(scene.cut_off), int(scene.close_up)]
 
 
-def render_batch(out_dir, seeds, long_side, supersample, prefix):
+def render_batch(out_dir, seeds, long_side, supersample, prefix, close_up):
     out_dir.mkdir(parents=True, exist_ok=True)
     with open(out_dir / "truth.csv", "w", newline="") as truth_file, \
             open(out_dir / "scenes.csv", "w", newline="") as scenes_file:
@@ -135,7 +136,7 @@ def render_batch(out_dir, seeds, long_side, supersample, prefix):
         scenes_csv.writerow(SCENES_HEADER)
         for number, seed in enumerate(seeds):
             started = time.monotonic()
-            scene = scenes.sample_scene(seed, long_side)
+            scene = scenes.sample_scene(seed, long_side, close_up=close_up)
             name = f"{prefix}{number:03d}.jpg"
             rows = render_scene(scene, out_dir / name, supersample, MAX_JPEG_BYTES)
             for row in rows:
@@ -165,13 +166,20 @@ def cut_off(scene):
     return scene.cut_off
 
 
-def kept_seeds(batch_seed, count, long_side, keep):
-    """The first count scene seeds of a batch whose scene passes keep."""
+def kept_seeds(batch_seed, count, long_side, close_up, keep):
+    """The first count scene seeds of a batch whose scene passes keep. A close-up camera sees
+    too little ground to place the dice of some draws: those are passed over."""
     seeds = []
     index = 0
     while len(seeds) < count:
         seed = scenes.scene_seed(batch_seed, index)
-        if keep(scenes.sample_scene(seed, long_side)):
+        try:
+            scene = scenes.sample_scene(seed, long_side, close_up=close_up)
+        except RuntimeError:
+            if not close_up:
+                raise
+            scene = None
+        if scene is not None and keep(scene):
             seeds.append(seed)
         index += 1
     return seeds
@@ -208,6 +216,10 @@ def main():
     parser.add_argument("--cut-off", action="store_true",
                         help="keep only scenes with a die placed across the frame's edge, until "
                         "--count are kept")
+    parser.add_argument("--close-up", action="store_true",
+                        help="hold the camera %.1f-%.1f m high instead of %.1f-%.1f m: a player "
+                        "crouching close to the dice (scenes.csv's close_up is 1; --scene-seeds "
+                        "needs it again)" % (scenes.CLOSE_UP_CAMERA_HEIGHT_M + scenes.CAMERA_HEIGHT_M))
     parser.add_argument("--long-side", type=int, default=1024)
     parser.add_argument("--supersample", type=int, default=1,
                         help="render this many times larger and shrink: cheap antialiasing")
@@ -225,22 +237,22 @@ def main():
         parser.error("--out is required")
     if args.scene_seeds:
         seeds = [int(s) for s in args.scene_seeds.split(",")]
-    elif args.low_and_crowded or args.sun_glare or args.cut_off:
+    elif args.low_and_crowded or args.sun_glare or args.cut_off or args.close_up:
         wanted = [keep for flag, keep in ((args.low_and_crowded, low_and_crowded),
                                           (args.sun_glare, sun_glare), (args.cut_off, cut_off))
                   if flag]
-        seeds = kept_seeds(args.seed, args.count, args.long_side,
+        seeds = kept_seeds(args.seed, args.count, args.long_side, args.close_up,
                            lambda scene: all(keep(scene) for keep in wanted))
     else:
         seeds = [scenes.scene_seed(args.seed, i) for i in range(args.count)]
     if args.keep_pov:
-        scene = scenes.sample_scene(seeds[0], args.long_side)
+        scene = scenes.sample_scene(seeds[0], args.long_side, close_up=args.close_up)
         args.out.mkdir(parents=True, exist_ok=True)
         rows = render_scene(scene, args.out / "kept.jpg", args.supersample, MAX_JPEG_BYTES,
                             keep_dir=args.keep_pov)
         print(rows)
         return
-    render_batch(args.out, seeds, args.long_side, args.supersample, args.prefix)
+    render_batch(args.out, seeds, args.long_side, args.supersample, args.prefix, args.close_up)
 
 
 if __name__ == "__main__":

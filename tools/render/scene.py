@@ -84,6 +84,7 @@ class Scene:
     touching: bool
     occluded: bool
     cut_off: bool
+    close_up: bool = False  # the camera held low, close to the dice (sample_scene's close_up)
 
     @property
     def die_size_cm(self):
@@ -110,15 +111,22 @@ def scene_seed(batch_seed, index):
     return int(np.random.SeedSequence([batch_seed, index]).generate_state(1)[0])
 
 
-def sample_scene(seed, width_long, landscape_only=False):
-    """Draw a whole scene; landscape_only turns a portrait draw (the bench wants 4000x3000)."""
+# Camera heights (m): a standing player, or one crouching close to the dice (close_up), whose
+# photo shows them two or three times larger.
+CAMERA_HEIGHT_M = (1.2, 1.8)
+CLOSE_UP_CAMERA_HEIGHT_M = (0.5, 0.8)
+
+
+def sample_scene(seed, width_long, landscape_only=False, close_up=False):
+    """Draw a whole scene; landscape_only turns a portrait draw (the bench wants 4000x3000);
+    close_up holds the camera low. Neither changes any other draw of the scene."""
     rng = np.random.default_rng(seed)
     n_dice = int(rng.choice([4, 5, 6], p=[0.1, 0.8, 0.1]))
     material = str(rng.choice(MATERIALS, p=MATERIAL_WEIGHTS))
     pip_colour = _pip_colour(rng, material)
     pip_style = "drilled" if rng.random() < (0.7 if "wood" in material else 0.3) else "painted"
     half_edge = round(rng.uniform(9.0, 15.0), 1) / 200
-    camera, cam_height, cam_elev = _sample_camera(rng, width_long, landscape_only)
+    camera, cam_height, cam_elev = _sample_camera(rng, width_long, landscape_only, close_up)
     light = _sample_light(rng)
     ground = _sample_ground(rng)
     photo = _sample_photo(rng)
@@ -130,7 +138,7 @@ def sample_scene(seed, width_long, landscape_only=False):
     return Scene(seed=seed, material=material, pip_colour=pip_colour, pip_style=pip_style,
                  dice=dice, camera=camera, camera_height_m=cam_height,
                  camera_elevation_deg=cam_elev, light=light, ground=ground, photo=photo,
-                 touching=touching, occluded=occluded, cut_off=wants_cut_off)
+                 touching=touching, occluded=occluded, cut_off=wants_cut_off, close_up=close_up)
 
 
 def _pip_colour(rng, material):
@@ -142,8 +150,8 @@ def _pip_colour(rng, material):
     return "white"
 
 
-def _sample_camera(rng, width_long, landscape_only):
-    height = rng.uniform(1.2, 1.8)
+def _sample_camera(rng, width_long, landscape_only, close_up):
+    height = rng.uniform(*(CLOSE_UP_CAMERA_HEIGHT_M if close_up else CAMERA_HEIGHT_M))
     top_down = rng.random() < 0.2
     elevation = rng.uniform(85, 90) if top_down else rng.uniform(35, 80)
     fov_long = rng.uniform(65, 75)

@@ -75,7 +75,8 @@ def top_faces(folder):
     faces = {}
     with open(folder / "scenes.csv", newline="") as f:
         for info in csv.DictReader(f):
-            scene = scenes.sample_scene(int(info["seed"]), max(int(info["width"]), int(info["height"])))
+            scene = scenes.sample_scene(int(info["seed"]), max(int(info["width"]), int(info["height"])),
+                                        close_up=info.get("close_up") == "1")
             corners = [(die.value, top_face_corners(scene.camera, die)) for die in scene.dice]
             faces[info["file"]] = [_match_die(row, corners) for row in rows[info["file"]]]
     return faces
