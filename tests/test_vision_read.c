@@ -264,6 +264,19 @@ static void boxes_that_cannot_be_trusted_refuse_the_photo(void **state)
     assert_false(result.dice[2].certain);
     assert_true(result.dice[1].certain);
 
+    /* From close to the dice, perspective makes the nearest far larger than the median die (1.7
+     * times here), but not than the dice's sizes against their heights predict (1.3): read. Two
+     * dice seen as one there are twice that: refused. */
+    const int close_up[5][4] = {{100, 50, 60, 60}, {300, 200, 80, 80}, {500, 350, 100, 100},
+                                {700, 500, 120, 120}, {780, 560, 170, 170}};
+    result = verdict_on(close_up);
+    assert_int_equal(result.status, YZ_VISION_READ_OK);
+    const int close_up_merged[5][4] = {{100, 50, 60, 60}, {300, 200, 80, 80}, {500, 350, 100, 100},
+                                       {700, 500, 120, 120}, {700, 480, 250, 250}};
+    result = verdict_on(close_up_merged);
+    assert_int_equal(result.status, YZ_VISION_READ_REFUSED);
+    assert_non_null(strstr(result.reason, "is much larger than the others"));
+
     /* A die the right edge cuts through: its box sticks out of the photo. */
     const int cut[5][4] = {{0, 300, 50, 50}, {100, 300, 50, 50}, {200, 300, 50, 50},
                            {300, 300, 50, 50}, {965, 300, 50, 50}};

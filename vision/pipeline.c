@@ -53,7 +53,7 @@
 #define MIN_CONFIDENCE 0.90 /* combined readers' probability from which a value is trusted */
 #define SAME_DIE 0.35       /* peaks closer than this many die sides are one die */
 #define EXPLAINED 0.5       /* a die accounts for the detector's scores this near it */
-#define TWO_DICE_SIDE 1.45  /* a box this many times the photo's median die side may be two dice */
+#define TWO_DICE_SIDE 1.45  /* a box this many times the dice's size may be two dice */
 #define OUT_OF_FRAME 0.1    /* a die whose box or top face reaches this far (in die sides) out of
                                the photo is cut off */
 #define EDGE_NEAR 0.25      /* a box this near the photo's edge (in the die sides expected there)
@@ -574,26 +574,6 @@ static int long_side(const yz_vision_die *die)
     return die->box[2] > die->box[3] ? die->box[2] : die->box[3];
 }
 
-/* Two touching dice the detector took for one leave one box much larger than the others: the
- * dice of one photo are one size, give or take perspective (in the renders the largest die is
- * at most 1.37 times the median die in 99 photos of 100). Such a die is uncertain. Needs three
- * dice to know the size. Returns the first such die's index, or -1. */
-static int distrust_two_dice_boxes(yz_vision_result *result)
-{
-    if (result->n_dice < 3) return -1;
-    double sides[YZ_VISION_MAX_DICE];
-    for (int k = 0; k < result->n_dice; k++)
-        sides[k] = long_side(&result->dice[k]);
-    double typical = median(sides, result->n_dice);
-    int first = -1;
-    for (int i = result->n_dice - 1; i >= 0; i--)
-        if (long_side(&result->dice[i]) > TWO_DICE_SIDE * typical) {
-            result->dice[i].certain = 0;
-            first = i;
-        }
-    return first;
-}
-
 static int out_of_frame(const yz_vision_result *result, double x, double y, double margin)
 {
     return x < margin || y < margin || result->image_w - x < margin || result->image_h - y < margin;
@@ -642,6 +622,31 @@ static double expected_side(const yz_vision_result *result, int skip)
     }
     double slope = fmax(0, covariance / variance);
     return side_mean + slope * (box_centre_y(&result->dice[skip]) - y_mean);
+}
+
+/* Two touching dice the detector took for one leave one box much larger than the others: the
+ * dice of one photo are one size, give or take perspective (in the renders the largest die is
+ * at most 1.37 times the median die in 99 photos of 100). From close to the dice, perspective
+ * makes the nearest twice the median and more, so a die is measured against the larger of the
+ * median and the size the others predict at its place (expected_side). Measured against that
+ * size alone, far dice seen with a side face were taken for two on standing-height renders.
+ * Such a die is uncertain. Needs three dice to know the size. Returns the first such die's
+ * index, or -1. */
+static int distrust_two_dice_boxes(yz_vision_result *result)
+{
+    if (result->n_dice < 3) return -1;
+    double sides[YZ_VISION_MAX_DICE];
+    for (int k = 0; k < result->n_dice; k++)
+        sides[k] = long_side(&result->dice[k]);
+    double typical = median(sides, result->n_dice);
+    int first = -1;
+    for (int i = result->n_dice - 1; i >= 0; i--)
+        if (long_side(&result->dice[i]) >
+            TWO_DICE_SIDE * fmax(typical, expected_side(result, i))) {
+            result->dice[i].certain = 0;
+            first = i;
+        }
+    return first;
 }
 
 /* Whether the die's box comes within EDGE_NEAR die sides of the photo's edge while much
