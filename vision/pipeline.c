@@ -72,7 +72,8 @@
 #define ZOOM_MARGIN 1.0     /* ... around the dice, in die sides */
 #define DET_LARGE_DIE 32.0  /* sure dice with a median side above this (canvas pixels) may be
                                too large for the detector: a photo taken close to them */
-#define MAX_STEPS_BACK 3    /* ... and so many looks at it halved, at most (1/8 the size) */
+#define PIECE_OF_DIE 0.5    /* a peak under this share of the dice's side is a piece of one */
+#define MAX_STEPS_BACK 3    /* looks at such a photo halved, at most (down to 1/8 the size) */
 
 #define DETECTOR_FILE "dice_detector.onnx"
 #define READER_FILE "top_reader.onnx"
@@ -382,6 +383,18 @@ static int find_dice(yz_cv_net *detector, const yz_vision_image *photo, candidat
             !status && die_holding_peaks(farther, n_farther, found, *n_found) &&
             median_sure_side(farther, n_farther) * farther_scale >= DET_TYPICAL_DIE / ZOOM_WORTH;
         if (!step_back) break;
+        /* A sure die of the closer look that no die of the step back holds stays, unless it is
+         * far smaller than those (a piece of one): a die the frame's edge cuts through, too small
+         * a part to see from farther, still refuses the photo. */
+        double farther_side = median_sure_side(farther, n_farther);
+        for (int i = 0; i < *n_found && n_farther < MAX_CANDIDATES; i++) {
+            int held = 0;
+            for (int k = 0; k < n_farther && !held; k++)
+                held = centres_in_box(&farther[k], &found[i], 1);
+            if (sure(&found[i]) && !held &&
+                fmax(found[i].w, found[i].h) >= PIECE_OF_DIE * farther_side)
+                farther[n_farther++] = found[i];
+        }
         memcpy(found, farther, (size_t)n_farther * sizeof *found);
         *n_found = n_farther;
         scale = farther_scale;
