@@ -287,6 +287,12 @@ static double median(double *values, int n)
     return values[n / 2];
 }
 
+/* A peak strong enough to be a die by itself. */
+static int sure(const candidate *c)
+{
+    return c->score >= DIE_SCORE && !c->unexplained;
+}
+
 /* Where a second, closer look would show small dice at the size the detector knows best: a
  * window around every sure die (with ZOOM_MARGIN die sides to spare), enlarged so their median
  * die is DET_TYPICAL_DIE canvas pixels, or as much as fits. Returns the scale, or 0 when it
@@ -297,7 +303,7 @@ static double zoom_window(const yz_vision_image *photo, const candidate *found, 
     double sides[MAX_CANDIDATES], x0 = photo->w, y0 = photo->h, x1 = 0, y1 = 0;
     int n = 0;
     for (int i = 0; i < n_found; i++) {
-        if (found[i].score < DIE_SCORE || found[i].unexplained) continue;
+        if (!sure(&found[i])) continue;
         sides[n++] = fmax(found[i].w, found[i].h);
         x0 = fmin(x0, found[i].cx - found[i].w / 2);
         x1 = fmax(x1, found[i].cx + found[i].w / 2);
@@ -318,12 +324,6 @@ static double zoom_window(const yz_vision_image *photo, const candidate *found, 
     window[2] = w;
     window[3] = h;
     return zoom;
-}
-
-/* A peak strong enough to be a die by itself. */
-static int sure(const candidate *c)
-{
-    return c->score >= DIE_SCORE && !c->unexplained;
 }
 
 /* The median long side of the sure dice found (photo pixels), 0 when there are none. */
@@ -357,27 +357,24 @@ static int die_holding_peaks(const candidate *dice, int n_dice, const candidate 
     return 0;
 }
 
-/* Step 1: the detector's peaks, strongest first, each a different die, then the unexplained
- * places; for small dice, from a second look at the part of the photo they are in. */
-static int find_dice(yz_cv_net *detector, const yz_vision_image *photo, candidate *found,
-                     int *n_found)
+/* Dice far larger than the detector learned on (a photo taken close to them) break into
+ * several peaks each, sure dice inside each other's boxes, whose guessed sides stop growing at
+ * about 45 canvas pixels. Where the dice look that large, or a sure die's box holds another
+ * peak's centre, step back: look at the whole photo half the size. The step is taken if it shows
+ * one die where the closer look saw several, and the dice no smaller than those that would get a
+ * second look (a die half behind another is not two halves of one); found and *scale then
+ * become the farther look's. Returns the detector's status. */
+static int step_back(yz_cv_net *detector, const yz_vision_image *photo, candidate *found,
+                     int *n_found, double *scale)
 {
-    int whole[4] = {0, 0, photo->w, photo->h}, window[4];
-    double scale = (double)DET_SIDE / (photo->w > photo->h ? photo->w : photo->h);
-    int status = detect_in_window(detector, photo, whole, scale, found, n_found);
-    /* Dice far larger than the detector learned on (a photo taken close to them) break into
-     * several peaks each, sure dice inside each other's boxes, whose guessed sides stop growing
-     * at about 45 canvas pixels. Where the dice look that large, or a sure die's box holds
-     * another peak's centre, step back: look at the whole photo half the size. The step is taken
-     * if it shows one die where the closer look saw several, and the dice no smaller than those
-     * that would get a second look (a die half behind another is not two halves of one). */
+    int whole[4] = {0, 0, photo->w, photo->h}, status = 0;
     for (int step = 0; step < MAX_STEPS_BACK && !status; step++) {
-        double median_side = median_sure_side(found, *n_found) * scale;
+        double median_side = median_sure_side(found, *n_found) * *scale;
         if (median_side <= DET_LARGE_DIE && !die_holding_peaks(found, *n_found, found, *n_found))
             break;
         candidate farther[MAX_CANDIDATES];
         int n_farther = 0;
-        double farther_scale = scale / 2;
+        double farther_scale = *scale / 2;
         status = detect_in_window(detector, photo, whole, farther_scale, farther, &n_farther);
         int step_back =
             !status && die_holding_peaks(farther, n_farther, found, *n_found) &&
@@ -397,8 +394,21 @@ static int find_dice(yz_cv_net *detector, const yz_vision_image *photo, candidat
         }
         memcpy(found, farther, (size_t)n_farther * sizeof *found);
         *n_found = n_farther;
-        scale = farther_scale;
+        *scale = farther_scale;
     }
+    return status;
+}
+
+/* Step 1: the detector's peaks, strongest first, each a different die, then the unexplained
+ * places; for dice too large, from farther back (step_back); for small dice, from a second look
+ * at the part of the photo they are in. */
+static int find_dice(yz_cv_net *detector, const yz_vision_image *photo, candidate *found,
+                     int *n_found)
+{
+    int whole[4] = {0, 0, photo->w, photo->h}, window[4];
+    double scale = (double)DET_SIDE / (photo->w > photo->h ? photo->w : photo->h);
+    int status = detect_in_window(detector, photo, whole, scale, found, n_found);
+    if (!status) status = step_back(detector, photo, found, n_found, &scale);
     if (status) return status;
     double zoom = zoom_window(photo, found, *n_found, scale, window);
     if (zoom == 0) return 0;
