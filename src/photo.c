@@ -28,7 +28,7 @@ int yz_cli_read_photo(const char *path, int expect, yz_vision_nets *nets, const 
         code = yz_cli_vision_exit_code(err);
     else {
         if (yz_vision_read_photo(&photo, &options, result, err) != YZ_VISION_OK ||
-            (annotate && yz_vision_annotate(&photo, result, annotate, err) != YZ_VISION_OK))
+            (annotate && yz_vision_annotate_file(path, &photo, result, annotate, err) != YZ_VISION_OK))
             code = yz_cli_vision_exit_code(err);
         yz_vision_photo_free(&photo);
     }

@@ -161,7 +161,9 @@ static unsigned read_upload(yz_serve *server, const request *req, yz_vision_resu
                                        options.max_long_side, &photo, &err);
     if (status == YZ_VISION_OK) {
         status = yz_vision_read_photo(&photo, &options, result, &err);
-        if (status == YZ_VISION_OK) status = yz_vision_annotate(&photo, result, path, &err);
+        if (status == YZ_VISION_OK)
+            status = yz_vision_annotate_from((const uint8_t *)req->body, req->len, &photo, result,
+                                             path, &err);
         yz_vision_photo_free(&photo);
     }
     if (options.nets) { /* the semaphore keeps the sets at most YZ_SERVE_MAX_READERS */

@@ -531,6 +531,64 @@ static void lawn_photos_are_read_right_or_refused(void **state)
 }
 
 /* Photos that once went wrong or show one rule each, with what a referee would say of them. */
+/* The standard deviation of one channel over rows y0..y1, columns x0..x1 of a picture. */
+static double spread_of(const yz_vision_photo *picture, int x0, int y0, int x1, int y1)
+{
+    double sum = 0, sum2 = 0;
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++) {
+            double v = picture->image.rgb[3 * ((size_t)y * picture->image.w + x)];
+            sum += v;
+            sum2 += v * v;
+        }
+    double n = (double)(x1 - x0) * (y1 - y0), mean = sum / n;
+    return sqrt(sum2 / n - mean * mean);
+}
+
+/* A close-up of a photo read at a third of its size is cut from the photo decoded again at the
+ * size it needs: a fine checkerboard between the dice, grey at the working size, shows there. */
+static void the_close_up_is_cut_from_the_sharper_photo(void **state)
+{
+    (void)state;
+    yz_vision_image big = {3000, 2250, malloc((size_t)3000 * 2250 * 3)};
+    assert_non_null(big.rgb);
+    memset(big.rgb, 90, (size_t)3000 * 2250 * 3);
+    for (int y = 1155; y < 1215; y++) /* 2-pixel squares, 60 x 60 pixels */
+        for (int x = 1590; x < 1650; x++)
+            memset(big.rgb + 3 * ((size_t)y * 3000 + x), ((x / 2 + y / 2) % 2) ? 255 : 0, 3);
+    yz_vision_error err;
+    assert_int_equal(yz_vision_write_png(&big, "test_sharp.png", &err), YZ_VISION_OK);
+    free(big.rgb);
+    yz_vision_photo photo;
+    assert_int_equal(yz_vision_load_file("test_sharp.png", 0, &photo, &err), YZ_VISION_OK);
+    assert_int_equal(photo.image.w, 1000);
+    const int clustered[5][4] = {{1200, 1020, 90, 90}, {1380, 1080, 90, 90}, {1560, 1020, 90, 90},
+                                 {1290, 1230, 90, 90}, {1710, 1230, 90, 90}};
+    yz_vision_result result = five_dice(clustered);
+    result.image_w = 3000, result.image_h = 2250;
+    double spread[2];
+    for (int sharp = 0; sharp < 2; sharp++) {
+        assert_int_equal(sharp ? yz_vision_annotate_file("test_sharp.png", &photo, &result,
+                                                         "test_sharp_out.png", &err)
+                               : yz_vision_annotate(&photo, &result, "test_sharp_out.png", &err),
+                         YZ_VISION_OK);
+        yz_vision_photo picture;
+        assert_int_equal(yz_vision_load_file("test_sharp_out.png", 0, &picture, &err),
+                         YZ_VISION_OK);
+        assert_true(picture.image.h > 750); /* a close-up below the photo */
+        /* The checkerboard's middle in the close-up: 4 times as far from the dice's middle
+         * (1500, 1170 in the photo, a third of that at the working size) as in the photo. */
+        int cx = 500 + (1620 - 1500) * 4 / 3, cy = 750 + 576 / 2 + (1185 - 1170) * 4 / 3;
+        spread[sharp] = spread_of(&picture, cx - 20, cy - 20, cx + 20, cy + 20);
+        yz_vision_photo_free(&picture);
+    }
+    assert_true(spread[1] > 60);
+    assert_true(spread[1] > 3 * spread[0]);
+    yz_vision_photo_free(&photo);
+    remove("test_sharp.png");
+    remove("test_sharp_out.png");
+}
+
 /* The part x0..x1, y0..y1 of an image enlarged to `long_side` pixels on its longer side
  * (bilinear), as a photo taken that much closer would show it. */
 static yz_vision_image enlarge(const yz_vision_image *image, int x0, int y0, int x1, int y1,
@@ -665,6 +723,7 @@ int main(void)
         cmocka_unit_test(a_small_box_at_the_edge_may_be_a_cut_die),
         cmocka_unit_test(the_refusal_banner_leaves_the_dice_in_view),
         cmocka_unit_test(small_dice_get_a_close_up),
+        cmocka_unit_test(the_close_up_is_cut_from_the_sharper_photo),
         cmocka_unit_test(two_readers_make_one_reading),
         cmocka_unit_test(every_failed_allocation_gives_a_clean_error),
         cmocka_unit_test(lawn_photos_are_read_right_or_refused),

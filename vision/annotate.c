@@ -150,8 +150,30 @@ static double close_up_window(const yz_vision_image *photo, const yz_vision_resu
     return zoom;
 }
 
-yz_vision_status yz_vision_annotate(const yz_vision_photo *photo, const yz_vision_result *result,
-                                    const char *out_png, yz_vision_error *err)
+/* The photo to cut a close-up enlarging the working size `zoom` times from: decoded again from
+ * its bytes at the size that needs no enlarging (at most its own), when that is larger than the
+ * working size and the bytes are there (*sharper then holds it, for the caller to free); else
+ * the working size. */
+static const yz_vision_image *close_up_source(const yz_vision_photo *photo, const uint8_t *bytes,
+                                              size_t n_bytes, double zoom,
+                                              yz_vision_photo *sharper)
+{
+    memset(sharper, 0, sizeof *sharper);
+    const yz_vision_image *working = &photo->image;
+    if (!bytes || working->w >= photo->full_w) return working;
+    int long_side = working->w > working->h ? working->w : working->h;
+    yz_vision_error ignored;
+    if (yz_vision_load_memory(bytes, n_bytes, NULL, (int)ceil(long_side * zoom), sharper,
+                              &ignored) != YZ_VISION_OK)
+        return working; /* out of memory, say: the working size still shows the dice */
+    if (sharper->image.w > working->w) return &sharper->image;
+    yz_vision_photo_free(sharper);
+    return working;
+}
+
+static yz_vision_status annotate(const yz_vision_photo *photo, const uint8_t *bytes,
+                                 size_t n_bytes, const yz_vision_result *result,
+                                 const char *out_png, yz_vision_error *err)
 {
     const yz_vision_image *source = &photo->image;
     double sx = (double)source->w / photo->full_w, sy = (double)source->h / photo->full_h;
@@ -170,11 +192,17 @@ yz_vision_status yz_vision_annotate(const yz_vision_photo *photo, const yz_visio
     int line = canvas.w > 1200 ? 3 : 2;
     int failed = draw_dice(&picture, result, (placement){sx, 0, sy, 0}, line);
     if (zoom > 0) {
-        yz_cv_image whole = {source->w, source->h, 3, source->w * 3, source->rgb};
+        yz_vision_photo sharper;
+        const yz_vision_image *cut_from = close_up_source(photo, bytes, n_bytes, zoom, &sharper);
+        yz_cv_image whole = {cut_from->w, cut_from->h, 3, cut_from->w * 3, cut_from->rgb};
         float wx0 = (float)window[0], wy0 = (float)window[1];
         float wx1 = (float)(window[0] + window[2]), wy1 = (float)(window[1] + window[3]);
         yz_cv_point corners[4] = {{wx0, wy0}, {wx1, wy0}, {wx1, wy1}, {wx0, wy1}};
-        failed |= yz_cv_warp_quad(&whole, corners, &close_up);
+        float k = (float)cut_from->w / source->w; /* the window in cut_from's pixels */
+        yz_cv_point cut[4] = {{wx0 * k, wy0 * k}, {wx1 * k, wy0 * k}, {wx1 * k, wy1 * k},
+                              {wx0 * k, wy1 * k}};
+        failed |= yz_cv_warp_quad(&whole, cut, &close_up);
+        yz_vision_photo_free(&sharper);
         failed |= draw_dice(&close_up, result,
                             (placement){sx * zoom, -window[0] * zoom, sy * zoom, -window[1] * zoom},
                             line);
@@ -199,5 +227,33 @@ yz_vision_status yz_vision_annotate(const yz_vision_photo *photo, const yz_visio
     else
         status = yz_vision_write_png(&canvas, out_png, err);
     yz_vision_image_free(&canvas);
+    return status;
+}
+
+yz_vision_status yz_vision_annotate(const yz_vision_photo *photo, const yz_vision_result *result,
+                                    const char *out_png, yz_vision_error *err)
+{
+    return annotate(photo, NULL, 0, result, out_png, err);
+}
+
+yz_vision_status yz_vision_annotate_from(const uint8_t *bytes, size_t n_bytes,
+                                         const yz_vision_photo *photo,
+                                         const yz_vision_result *result, const char *out_png,
+                                         yz_vision_error *err)
+{
+    return annotate(photo, bytes, n_bytes, result, out_png, err);
+}
+
+yz_vision_status yz_vision_annotate_file(const char *path, const yz_vision_photo *photo,
+                                         const yz_vision_result *result, const char *out_png,
+                                         yz_vision_error *err)
+{
+    uint8_t *bytes = NULL;
+    size_t n_bytes = 0;
+    yz_vision_error ignored;
+    /* Unreadable now (moved, say): the close-up comes from the working size. */
+    if (yz_vision_read_whole_file(path, &bytes, &n_bytes, &ignored) != YZ_VISION_OK) bytes = NULL;
+    yz_vision_status status = annotate(photo, bytes, n_bytes, result, out_png, err);
+    yz_vision_release(bytes);
     return status;
 }

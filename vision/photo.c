@@ -162,10 +162,11 @@ yz_vision_status yz_vision_load_memory(const uint8_t *bytes, size_t n_bytes, con
     return YZ_VISION_OK;
 }
 
-yz_vision_status yz_vision_load_file(const char *path, int max_long_side, yz_vision_photo *photo,
-                                     yz_vision_error *err)
+yz_vision_status yz_vision_read_whole_file(const char *path, uint8_t **bytes, size_t *n_bytes,
+                                          yz_vision_error *err)
 {
-    memset(photo, 0, sizeof *photo);
+    *bytes = NULL;
+    *n_bytes = 0;
     if (!path) return yz_vision_fail(err, YZ_VISION_ERR_USAGE, "(photo)", "no file name");
     FILE *file = fopen(path, "rb");
     if (!file) return yz_vision_fail(err, YZ_VISION_ERR_IO, path, "%s", strerror(errno));
@@ -179,20 +180,33 @@ yz_vision_status yz_vision_load_file(const char *path, int max_long_side, yz_vis
         return yz_vision_fail(err, YZ_VISION_ERR_LIMIT, path, "%lld bytes is more than the %u MB limit",
                               (long long)info.st_size, YZ_VISION_MAX_FILE_BYTES >> 20);
     }
-    size_t n_bytes = (size_t)info.st_size;
-    uint8_t *bytes = yz_vision_alloc(n_bytes);
-    if (!bytes) {
+    size_t size = (size_t)info.st_size;
+    uint8_t *data = yz_vision_alloc(size);
+    if (!data) {
         fclose(file);
         return yz_vision_fail(err, YZ_VISION_ERR_NOMEM, path, "out of memory");
     }
-    size_t got = n_bytes ? fread(bytes, 1, n_bytes, file) : 0;
+    size_t got = size ? fread(data, 1, size, file) : 0;
     int read_failed = ferror(file);
     fclose(file);
-    yz_vision_status status;
-    if (read_failed || got != n_bytes)
-        status = yz_vision_fail(err, YZ_VISION_ERR_IO, path, "read error");
-    else
-        status = yz_vision_load_memory(bytes, n_bytes, path, max_long_side, photo, err);
+    if (read_failed || got != size) {
+        yz_vision_release(data);
+        return yz_vision_fail(err, YZ_VISION_ERR_IO, path, "read error");
+    }
+    *bytes = data;
+    *n_bytes = size;
+    return YZ_VISION_OK;
+}
+
+yz_vision_status yz_vision_load_file(const char *path, int max_long_side, yz_vision_photo *photo,
+                                     yz_vision_error *err)
+{
+    memset(photo, 0, sizeof *photo);
+    uint8_t *bytes;
+    size_t n_bytes;
+    yz_vision_status status = yz_vision_read_whole_file(path, &bytes, &n_bytes, err);
+    if (status != YZ_VISION_OK) return status;
+    status = yz_vision_load_memory(bytes, n_bytes, path, max_long_side, photo, err);
     yz_vision_release(bytes);
     return status;
 }

@@ -142,6 +142,16 @@ yz_vision_status yz_vision_read_photo(const yz_vision_photo *photo, const yz_vis
  * close-up below it, enlarged 1.5 to 4 times and drawn on the same way (so the PNG is taller). */
 yz_vision_status yz_vision_annotate(const yz_vision_photo *photo, const yz_vision_result *result,
                                     const char *out_png, yz_vision_error *err);
+/* The same, with the close-up cut from the photo decoded again, from its file's bytes or its
+ * file, at the size that shows it without enlarging (at most the photo's own): sharper than the
+ * working size. Without the bytes (an unreadable file), as yz_vision_annotate. */
+yz_vision_status yz_vision_annotate_from(const uint8_t *bytes, size_t n_bytes,
+                                         const yz_vision_photo *photo,
+                                         const yz_vision_result *result, const char *out_png,
+                                         yz_vision_error *err);
+yz_vision_status yz_vision_annotate_file(const char *path, const yz_vision_photo *photo,
+                                         const yz_vision_result *result, const char *out_png,
+                                         yz_vision_error *err);
 
 /* Writes an RGB image as an 8-bit PNG. */
 yz_vision_status yz_vision_write_png(const yz_vision_image *image, const char *path,
