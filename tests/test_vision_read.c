@@ -264,6 +264,24 @@ static void boxes_that_cannot_be_trusted_refuse_the_photo(void **state)
     assert_false(result.dice[2].certain);
     assert_true(result.dice[1].certain);
 
+    /* Six dice for five: something else may be a die. Twice as many: pips taken for dice, from
+     * a camera too close. */
+    yz_vision_result many;
+    memset(&many, 0, sizeof many);
+    many.image_w = 1000, many.image_h = 750;
+    for (int i = 0; i < 10; i++) {
+        double x = 60 + 90 * i;
+        many.dice[i] = (yz_vision_die){1, 0.99, 1, {(int)x, 300, 50, 50},
+                                       {{x, 300}, {x + 50, 300}, {x + 50, 333}, {x, 333}}};
+    }
+    many.n_dice = 6;
+    yz_vision_testing_verdict(&many, 5);
+    assert_non_null(strstr(many.reason, "found 6 dice, expected 5; something else"));
+    many.n_dice = 10;
+    yz_vision_testing_verdict(&many, 5);
+    assert_non_null(strstr(many.reason, "found 10 dice, expected 5; the camera may be so close"));
+    assert_non_null(strstr(many.retake, "farther back"));
+
     /* From close to the dice, perspective makes the nearest far larger than the median die (1.7
      * times here), but not than the dice's sizes against their heights predict (1.3): read. Two
      * dice seen as one there are twice that: refused. */

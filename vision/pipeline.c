@@ -735,6 +735,12 @@ static void give_verdict(yz_vision_result *result, int expect)
         refuse(result, "Take another photo from a little higher, with every die in the frame.",
                "found %d dice, expected %d; one may be hidden or out of frame", result->n_dice,
                expect);
+    else if (expect > 0 && result->n_dice >= 2 * expect)
+        /* Twice the dice a throw has: on the renders, only from close above, where a pip is
+         * the size of a die and the detector takes each pip for one (10 to 23 of them). */
+        refuse(result, "Take another photo from farther back, with the dice smaller in the frame.",
+               "found %d dice, expected %d; the camera may be so close that pips look like dice",
+               result->n_dice, expect);
     else if (expect > 0 && result->n_dice > expect)
         refuse(result, "Take another photo with only the dice of this throw in the frame.",
                "found %d dice, expected %d; something else may look like a die", result->n_dice,
