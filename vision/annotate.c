@@ -117,11 +117,12 @@ static int draw_dice(yz_cv_image *target, const yz_vision_result *result, placem
 }
 
 /* The window (x, y, w, h) of the working-size photo that the close-up shows, and the close-up's
- * size: every die with CLOSE_UP_MARGIN die sides to spare, enlarged as much as that allows up to
- * CLOSE_UP_MAX, the window kept inside the photo. Returns the enlargement, or 0 when no close-up
- * is worth drawing (the dice are large enough in the photo, or spread too wide to show larger). */
+ * height (its width is the photo's): every die with CLOSE_UP_MARGIN die sides to spare, enlarged
+ * as much as that allows up to CLOSE_UP_MAX, the window kept inside the photo. Returns the
+ * enlargement, or 0 when no close-up is worth drawing (the dice are large enough in the photo,
+ * or spread too wide to show larger). */
 static double close_up_window(const yz_vision_image *photo, const yz_vision_result *result,
-                              double sx, double sy, int size[2], double window[4])
+                              double sx, double sy, int *close_up_h, double window[4])
 {
     if (result->n_dice == 0) return 0;
     double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY, largest = 0;
@@ -135,14 +136,14 @@ static double close_up_window(const yz_vision_image *photo, const yz_vision_resu
     }
     double margin = CLOSE_UP_MARGIN * largest;
     double need_w = x1 - x0 + 2 * margin, need_h = y1 - y0 + 2 * margin;
-    size[0] = photo->w;
-    size[1] = (int)lround(photo->w * fmin(fmax(need_h / need_w, CLOSE_UP_FLAT), CLOSE_UP_TALL));
-    double fits = fmin(size[0] / need_w, size[1] / need_h);
+    double close_up_w = photo->w;
+    *close_up_h = (int)lround(photo->w * fmin(fmax(need_h / need_w, CLOSE_UP_FLAT), CLOSE_UP_TALL));
+    double fits = fmin(close_up_w / need_w, *close_up_h / need_h);
     /* The window must lie inside the photo, which may ask for more enlargement than fits. */
-    double zoom = fmax(fmin(fits, CLOSE_UP_MAX),
-                       fmax((double)size[0] / photo->w, (double)size[1] / photo->h));
+    double zoom =
+        fmax(fmin(fits, CLOSE_UP_MAX), fmax(close_up_w / photo->w, (double)*close_up_h / photo->h));
     if (zoom < CLOSE_UP_WORTH || zoom > fits) return 0;
-    double w = size[0] / zoom, h = size[1] / zoom;
+    double w = close_up_w / zoom, h = *close_up_h / zoom;
     window[0] = fmin(fmax(0.5 * (x0 + x1 - w), 0), photo->w - w);
     window[1] = fmin(fmax(0.5 * (y0 + y1 - h), 0), photo->h - h);
     window[2] = w;
@@ -150,13 +151,23 @@ static double close_up_window(const yz_vision_image *photo, const yz_vision_resu
     return zoom;
 }
 
+/* The corners of window (x, y, w, h), scaled by k, clockwise from the top left. */
+static void window_corners(const double window[4], double k, yz_cv_point corners[4])
+{
+    float x0 = (float)(window[0] * k), y0 = (float)(window[1] * k);
+    float x1 = (float)((window[0] + window[2]) * k), y1 = (float)((window[1] + window[3]) * k);
+    corners[0] = (yz_cv_point){x0, y0};
+    corners[1] = (yz_cv_point){x1, y0};
+    corners[2] = (yz_cv_point){x1, y1};
+    corners[3] = (yz_cv_point){x0, y1};
+}
+
 /* The photo to cut a close-up enlarging the working size `zoom` times from: decoded again from
  * its bytes at the size that needs no enlarging (at most its own), when that is larger than the
  * working size and the bytes are there (*sharper then holds it, for the caller to free); else
  * the working size. */
 static const yz_vision_image *close_up_source(const yz_vision_photo *photo, const uint8_t *bytes,
-                                              size_t n_bytes, double zoom,
-                                              yz_vision_photo *sharper)
+                                              size_t n_bytes, double zoom, yz_vision_photo *sharper)
 {
     memset(sharper, 0, sizeof *sharper);
     const yz_vision_image *working = &photo->image;
@@ -171,16 +182,16 @@ static const yz_vision_image *close_up_source(const yz_vision_photo *photo, cons
     return working;
 }
 
-static yz_vision_status annotate(const yz_vision_photo *photo, const uint8_t *bytes,
-                                 size_t n_bytes, const yz_vision_result *result,
-                                 const char *out_png, yz_vision_error *err)
+static yz_vision_status annotate(const yz_vision_photo *photo, const uint8_t *bytes, size_t n_bytes,
+                                 const yz_vision_result *result, const char *out_png,
+                                 yz_vision_error *err)
 {
     const yz_vision_image *source = &photo->image;
     double sx = (double)source->w / photo->full_w, sy = (double)source->h / photo->full_h;
-    int close_up_size[2] = {0, 0};
+    int close_up_w = source->w, close_up_h = 0;
     double window[4] = {0, 0, 0, 0};
-    double zoom = close_up_window(source, result, sx, sy, close_up_size, window);
-    int close_up_w = source->w, close_up_h = zoom > 0 ? close_up_size[1] : 0;
+    double zoom = close_up_window(source, result, sx, sy, &close_up_h, window);
+    if (zoom == 0) close_up_h = 0;
     yz_vision_image canvas;
     if (yz_vision_image_new(source->w, source->h + close_up_h, &canvas))
         return yz_vision_fail(err, YZ_VISION_ERR_NOMEM, out_png, "out of memory");
@@ -195,12 +206,9 @@ static yz_vision_status annotate(const yz_vision_photo *photo, const uint8_t *by
         yz_vision_photo sharper;
         const yz_vision_image *cut_from = close_up_source(photo, bytes, n_bytes, zoom, &sharper);
         yz_cv_image whole = {cut_from->w, cut_from->h, 3, cut_from->w * 3, cut_from->rgb};
-        float wx0 = (float)window[0], wy0 = (float)window[1];
-        float wx1 = (float)(window[0] + window[2]), wy1 = (float)(window[1] + window[3]);
-        yz_cv_point corners[4] = {{wx0, wy0}, {wx1, wy0}, {wx1, wy1}, {wx0, wy1}};
-        float k = (float)cut_from->w / source->w; /* the window in cut_from's pixels */
-        yz_cv_point cut[4] = {{wx0 * k, wy0 * k}, {wx1 * k, wy0 * k}, {wx1 * k, wy1 * k},
-                              {wx0 * k, wy1 * k}};
+        yz_cv_point corners[4], cut[4];
+        window_corners(window, 1, corners);
+        window_corners(window, (double)cut_from->w / source->w, cut); /* in cut_from's pixels */
         failed |= yz_cv_warp_quad(&whole, cut, &close_up);
         yz_vision_photo_free(&sharper);
         failed |= draw_dice(&close_up, result,

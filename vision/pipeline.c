@@ -293,6 +293,16 @@ static int sure(const candidate *c)
     return c->score >= DIE_SCORE && !c->unexplained;
 }
 
+/* The median long side of the sure dice found (photo pixels), 0 when there are none. */
+static double median_sure_side(const candidate *found, int n_found)
+{
+    double sides[MAX_CANDIDATES];
+    int n = 0;
+    for (int i = 0; i < n_found; i++)
+        if (sure(&found[i])) sides[n++] = fmax(found[i].w, found[i].h);
+    return n ? median(sides, n) : 0;
+}
+
 /* Where a second, closer look would show small dice at the size the detector knows best: a
  * window around every sure die (with ZOOM_MARGIN die sides to spare), enlarged so their median
  * die is DET_TYPICAL_DIE canvas pixels, or as much as fits. Returns the scale, or 0 when it
@@ -300,18 +310,16 @@ static int sure(const candidate *c)
 static double zoom_window(const yz_vision_image *photo, const candidate *found, int n_found,
                           double scale, int window[4])
 {
-    double sides[MAX_CANDIDATES], x0 = photo->w, y0 = photo->h, x1 = 0, y1 = 0;
-    int n = 0;
+    double die = median_sure_side(found, n_found);
+    if (die == 0) return 0;
+    double x0 = photo->w, y0 = photo->h, x1 = 0, y1 = 0, margin = ZOOM_MARGIN * die;
     for (int i = 0; i < n_found; i++) {
         if (!sure(&found[i])) continue;
-        sides[n++] = fmax(found[i].w, found[i].h);
         x0 = fmin(x0, found[i].cx - found[i].w / 2);
         x1 = fmax(x1, found[i].cx + found[i].w / 2);
         y0 = fmin(y0, found[i].cy - found[i].h / 2);
         y1 = fmax(y1, found[i].cy + found[i].h / 2);
     }
-    if (n == 0) return 0;
-    double die = median(sides, n), margin = ZOOM_MARGIN * die;
     double need = fmax(x1 - x0, y1 - y0) + 2 * margin;
     double zoom = fmin(DET_TYPICAL_DIE / die, DET_SIDE / need);
     if (zoom < ZOOM_WORTH * scale) return 0;
@@ -324,16 +332,6 @@ static double zoom_window(const yz_vision_image *photo, const candidate *found, 
     window[2] = w;
     window[3] = h;
     return zoom;
-}
-
-/* The median long side of the sure dice found (photo pixels), 0 when there are none. */
-static double median_sure_side(const candidate *found, int n_found)
-{
-    double sides[MAX_CANDIDATES];
-    int n = 0;
-    for (int i = 0; i < n_found; i++)
-        if (sure(&found[i])) sides[n++] = fmax(found[i].w, found[i].h);
-    return n ? median(sides, n) : 0;
 }
 
 /* How many of the peaks (unexplained places aside) have their centre in the box of `die`. */
@@ -376,14 +374,13 @@ static int step_back(yz_cv_net *detector, const yz_vision_image *photo, candidat
         int n_farther = 0;
         double farther_scale = *scale / 2;
         status = detect_in_window(detector, photo, whole, farther_scale, farther, &n_farther);
-        int step_back =
-            !status && die_holding_peaks(farther, n_farther, found, *n_found) &&
-            median_sure_side(farther, n_farther) * farther_scale >= DET_TYPICAL_DIE / ZOOM_WORTH;
+        double farther_side = median_sure_side(farther, n_farther);
+        int step_back = !status && die_holding_peaks(farther, n_farther, found, *n_found) &&
+                        farther_side * farther_scale >= DET_TYPICAL_DIE / ZOOM_WORTH;
         if (!step_back) break;
         /* A sure die of the closer look that no die of the step back holds stays, unless it is
          * far smaller than those (a piece of one): a die the frame's edge cuts through, too small
          * a part to see from farther, still refuses the photo. */
-        double farther_side = median_sure_side(farther, n_farther);
         for (int i = 0; i < *n_found && n_farther < MAX_CANDIDATES; i++) {
             int held = 0;
             for (int k = 0; k < n_farther && !held; k++)
@@ -655,7 +652,7 @@ static double expected_side(const yz_vision_result *result, int skip)
  * size alone, far dice seen with a side face were taken for two on standing-height renders.
  * Such a die is uncertain. Needs three dice to know the size. Returns the first such die's
  * index, or -1. */
-static int distrust_two_dice_boxes(yz_vision_result *result)
+static int distrust_two_dice_boxes(yz_vision_result *result, const double *expected)
 {
     if (result->n_dice < 3) return -1;
     double sides[YZ_VISION_MAX_DICE];
@@ -665,7 +662,7 @@ static int distrust_two_dice_boxes(yz_vision_result *result)
     int first = -1;
     for (int i = result->n_dice - 1; i >= 0; i--)
         if (long_side(&result->dice[i]) >
-            TWO_DICE_SIDE * fmax(typical, expected_side(result, i))) {
+            TWO_DICE_SIDE * fmax(typical, expected[i])) {
             result->dice[i].certain = 0;
             first = i;
         }
@@ -677,11 +674,11 @@ static int distrust_two_dice_boxes(yz_vision_result *result)
  * frame, whose box the detector drew around that part alone. On renders of dice across the
  * frame's edge, such a piece of a 2 or a 6 showed one pip on its visible corner, and the
  * readers called it a sure 1. */
-static int looks_cut_by_edge(const yz_vision_result *result, int i)
+static int looks_cut_by_edge(const yz_vision_result *result, int i, const double *expected)
 {
     if (result->n_dice < 3) return 0;
     const yz_vision_die *die = &result->dice[i];
-    double side = expected_side(result, i);
+    double side = expected[i];
     return long_side(die) < EDGE_SMALL * side && box_at_edge(result, die, EDGE_NEAR * side);
 }
 
@@ -693,13 +690,13 @@ static int looks_cut_by_edge(const yz_vision_result *result, int i)
  * through the twins of its hidden pips; but there the net's corners are unreliable: on a render
  * it placed a small face on the visible corner of a 4, read as a sure 1.)
  * Returns the first one's index, or -1. */
-static int distrust_cut_off_dice(yz_vision_result *result)
+static int distrust_cut_off_dice(yz_vision_result *result, const double *expected)
 {
     int first = -1;
     for (int i = result->n_dice - 1; i >= 0; i--) {
         yz_vision_die *die = &result->dice[i];
         double margin = -OUT_OF_FRAME * long_side(die);
-        int cut = looks_cut_by_edge(result, i) || box_at_edge(result, die, margin);
+        int cut = looks_cut_by_edge(result, i, expected) || box_at_edge(result, die, margin);
         for (int k = 0; k < 4 && die->value; k++)
             cut |= out_of_frame(result, die->top[k][0], die->top[k][1], margin);
         if (cut) {
@@ -730,7 +727,12 @@ static void give_verdict(yz_vision_result *result, int expect)
     result->retake = NULL;
     for (int i = 0; i < result->n_dice; i++)
         result->roll[i] = result->dice[i].value;
-    int two_dice = distrust_two_dice_boxes(result), cut_off = distrust_cut_off_dice(result);
+    /* Each die's expected size (expected_side), for both checks of boxes; needs three dice. */
+    double expected[YZ_VISION_MAX_DICE];
+    for (int i = 0; i < result->n_dice && result->n_dice >= 3; i++)
+        expected[i] = expected_side(result, i);
+    int two_dice = distrust_two_dice_boxes(result, expected),
+        cut_off = distrust_cut_off_dice(result, expected);
     if (expect > 0 && result->n_dice < expect)
         refuse(result, "Take another photo from a little higher, with every die in the frame.",
                "found %d dice, expected %d; one may be hidden or out of frame", result->n_dice,
