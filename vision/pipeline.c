@@ -81,6 +81,8 @@
 #define FACE_READER_FILE "face_reader.onnx"
 #define FACE 32            /* face reader input; must match tools/train_face_reader.py */
 #define FACE_MARGIN 0.15   /* the top face's quad grown by this share about its centre; ditto */
+#define MAX_FACE_OUTSIDE 0.25 /* a top face this much outside the photo is read no more: where it
+                                 is, the top-face net guessed its corners */
 
 typedef struct {
     double score;
@@ -91,6 +93,7 @@ typedef struct {
 typedef struct {
     float p[N_CLASSES];  /* the two readers' combined probabilities: no readable top, 1..6 */
     double top[4][2];    /* the top face's corners, working-size pixels */
+    int top_completed;   /* part of the top face lay outside the photo, filled from its twin */
 } reading;
 
 struct yz_vision_nets {
@@ -452,6 +455,12 @@ static void combine_readers(const float *whole_die, const float *face, float *co
         combined[k] = sum > 0 ? (float)(combined[k] / sum) : (float)(k == 0);
 }
 
+/* The side of the square a die's reader crop is cut from, photo pixels. */
+static double crop_side(const candidate *c)
+{
+    return CROP_SCALE * fmax(c->w, c->h);
+}
+
 /* The quad the face reader's input is cut along: the top-face net's corners (x0 y0 .. x3 y3
  * in crop widths) in crop pixels, grown by FACE_MARGIN about their centre so that a corner
  * placed a little inside the face loses no pip. */
@@ -464,10 +473,76 @@ static void face_in_crop(const float corners[8], yz_cv_point quad[4])
                                 (float)((my + (corners[2 * k + 1] - my) * (1 + FACE_MARGIN)) * CROP)};
 }
 
+/* The point of the quad q (4 corners, clockwise from the one (0,0) maps to) that (u, v) of the
+ * unit square maps to, through the perspective map taking the square's corners to q's: the map
+ * a warp along q inverts. */
+static void quad_point(const yz_cv_point q[4], double u, double v, double *x, double *y)
+{
+    double dx1 = q[1].x - q[2].x, dx2 = q[3].x - q[2].x, dx3 = q[0].x - q[1].x + q[2].x - q[3].x;
+    double dy1 = q[1].y - q[2].y, dy2 = q[3].y - q[2].y, dy3 = q[0].y - q[1].y + q[2].y - q[3].y;
+    double det = dx1 * dy2 - dx2 * dy1;
+    double g = det != 0 ? (dx3 * dy2 - dx2 * dy3) / det : 0;
+    double h = det != 0 ? (dx1 * dy3 - dx3 * dy1) / det : 0;
+    double w = g * u + h * v + 1;
+    *x = ((q[1].x - q[0].x + g * q[1].x) * u + (q[3].x - q[0].x + h * q[3].x) * v + q[0].x) / w;
+    *y = ((q[1].y - q[0].y + g * q[1].y) * u + (q[3].y - q[0].y + h * q[3].y) * v + q[0].y) / w;
+}
+
+/* Whether point (u, v) of a face warped along quad (crop pixels) lies outside the photo, for
+ * a crop whose pixel (0, 0) is the photo's (x0, y0) and whose pixels are `scale` photo pixels. */
+static int outside_photo(const yz_cv_point quad[4], double u, double v, double x0, double y0,
+                         double scale, int photo_w, int photo_h)
+{
+    double x, y;
+    quad_point(quad, u, v, &x, &y);
+    x = x0 + x * scale;
+    y = y0 + y * scale;
+    return x < 0 || y < 0 || x > photo_w - 1 || y > photo_h - 1;
+}
+
+/* A top face the photo's edge cuts through, made whole where it can be: every die's pips lie in
+ * pairs symmetric about the face's centre (1, 3 and 5 have one at the centre itself), so a pixel
+ * of the face outside the photo shows what its twin across the centre shows. The face was warped
+ * along quad as outside_photo says; outside the photo the warp repeated the edge's pixels.
+ * Returns 1 when it filled the face's pixels outside the photo from their twins; 0, leaving the
+ * face as it was, when none is outside, when a twin is outside too, or when more than
+ * MAX_FACE_OUTSIDE of the face is. */
+static int complete_cut_face(yz_cv_image *face, const yz_cv_point quad[4], double x0, double y0,
+                             double scale, int photo_w, int photo_h)
+{
+    /* The warp samples face pixel (x, y) at (x/FACE, y/FACE) of the quad's square, so its twin
+     * across the centre is pixel (FACE - x, FACE - y); the last row and column stand in for the
+     * twins of the first ones. */
+    int outside[FACE][FACE], any = 0, face_pixels = 0, face_outside = 0;
+    double inner = 0.5 / (1 + FACE_MARGIN); /* the face proper, within the margin grown round it */
+    for (int y = 0; y < FACE; y++)
+        for (int x = 0; x < FACE; x++) {
+            double u = (double)x / FACE, v = (double)y / FACE;
+            outside[y][x] = outside_photo(quad, u, v, x0, y0, scale, photo_w, photo_h);
+            if (outside[y][x] && outside_photo(quad, 1 - u, 1 - v, x0, y0, scale, photo_w, photo_h))
+                return 0;
+            any |= outside[y][x];
+            if (fabs(u - 0.5) <= inner && fabs(v - 0.5) <= inner) {
+                face_pixels++;
+                face_outside += outside[y][x];
+            }
+        }
+    if (!any || face_outside > MAX_FACE_OUTSIDE * face_pixels) return 0;
+    for (int y = 0; y < FACE; y++)
+        for (int x = 0; x < FACE; x++)
+            if (outside[y][x]) {
+                int tx = x ? FACE - x : FACE - 1, ty = y ? FACE - y : FACE - 1;
+                memcpy(face->data + y * face->stride + x * 3,
+                       face->data + ty * face->stride + tx * 3, 3);
+            }
+    return 1;
+}
+
 /* Step 2: for each die, where its top face is and what its value is. The whole-die reader sees
  * the crop and its mirror image (a mirrored die is still a die showing the same value, and the
  * two views steady it where one alone is unsure); the top-face net finds the top face's corners
- * in the same crop; the face reader reads the face cut out along them and warped flat.
+ * in the same crop; the face reader reads the face cut out along them and warped flat, with
+ * a part the photo's edge cuts off filled in from the rest (complete_cut_face).
  * Measured and not done: reading the face in all eight of its turns and mirrors (which the
  * face reader learned to ignore) and averaging read fewer held-out renders and real photos
  * right, for eight face readings instead of one; cutting the crops of large dice with area
@@ -494,7 +569,7 @@ static int read_tops(const yz_vision_nets *nets, const yz_vision_image *photo,
     float *face_out = out + (size_t)n_crops * N_CLASSES;
     yz_cv_image source = {photo->w, photo->h, 3, photo->w * 3, photo->rgb};
     for (int i = 0; i < n_found && !status; i++) {
-        double half = 0.5 * CROP_SCALE * fmax(found[i].w, found[i].h);
+        double half = 0.5 * crop_side(&found[i]);
         float x0 = (float)(found[i].cx - half), x1 = (float)(found[i].cx + half);
         float y0 = (float)(found[i].cy - half), y1 = (float)(found[i].cy + half);
         yz_cv_point square[4] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
@@ -521,6 +596,13 @@ static int read_tops(const yz_vision_nets *nets, const yz_vision_image *photo,
         yz_cv_point quad[4];
         face_in_crop(corners + i * 8, quad);
         status = yz_cv_warp_quad(&crops[i], quad, &faces[i]) != YZ_CV_OK;
+        /* Only a die the detector is sure of: a weak peak whose readers see no top is dropped
+         * as lawn (collect_dice), and what it is must not hang on a face made up. */
+        double side = crop_side(&found[i]);
+        readings[i].top_completed =
+            !status && sure(&found[i]) &&
+            complete_cut_face(&faces[i], quad, found[i].cx - 0.5 * side, found[i].cy - 0.5 * side,
+                              side / CROP, photo->w, photo->h);
     }
     if (!status && (yz_cv_net_run(nets->face_reader, faces, n_found, face_out,
                                   n_found * N_CLASSES, &n_face_values) ||
@@ -532,7 +614,7 @@ static int read_tops(const yz_vision_nets *nets, const yz_vision_image *photo,
             whole_die[k] = 0.5f * (out[i * N_CLASSES + k] + out[(n_found + i) * N_CLASSES + k]);
         combine_readers(whole_die, face_out + i * N_CLASSES, readings[i].p);
         /* Corners come in crop widths, across the square the crop was cut from. */
-        double side = CROP_SCALE * fmax(found[i].w, found[i].h);
+        double side = crop_side(&found[i]);
         for (int k = 0; k < 4; k++) {
             readings[i].top[k][0] = found[i].cx + (corners[i * 8 + 2 * k] - 0.5) * side;
             readings[i].top[k][1] = found[i].cy + (corners[i * 8 + 2 * k + 1] - 0.5) * side;
@@ -585,6 +667,7 @@ static void collect_dice(const yz_vision_photo *photo, const candidate *found, i
             die->top[k][0] = readings[i].top[k][0] * to_full_x;
             die->top[k][1] = readings[i].top[k][1] * to_full_y;
         }
+        die->top_completed = readings[i].top_completed;
     }
     qsort(result->dice, (size_t)result->n_dice, sizeof(yz_vision_die), by_box_centre);
 }
@@ -686,9 +769,11 @@ static int looks_cut_by_edge(const yz_vision_result *result, int i, const double
  * pips there uncounted: a 4 with two pips cut off looks like a 2. The detector often still
  * guesses its whole box, and the top-face net the whole face; either sticking out makes the die
  * uncertain, and so does a box at the edge too small for a whole die (looks_cut_by_edge).
- * (Pips lie in pairs about the face's centre, so a face half out of the frame could be read
- * through the twins of its hidden pips; but there the net's corners are unreliable: on a render
- * it placed a small face on the visible corner of a 4, read as a sure 1.)
+ * Unless the face was read whole, and surely, through the twins of its hidden part
+ * (complete_cut_face): then the box and the face may stick out, for no pip can have been
+ * missed. Only up to a quarter of
+ * the face: farther out the net's corners are a guess (on a render it placed a small face on
+ * the visible corner of a 4, read as a sure 1).
  * Returns the first one's index, or -1. */
 static int distrust_cut_off_dice(yz_vision_result *result, const double *expected)
 {
@@ -696,9 +781,12 @@ static int distrust_cut_off_dice(yz_vision_result *result, const double *expecte
     for (int i = result->n_dice - 1; i >= 0; i--) {
         yz_vision_die *die = &result->dice[i];
         double margin = -OUT_OF_FRAME * long_side(die);
-        int cut = looks_cut_by_edge(result, i, expected) || box_at_edge(result, die, margin);
-        for (int k = 0; k < 4 && die->value; k++)
-            cut |= out_of_frame(result, die->top[k][0], die->top[k][1], margin);
+        int cut = looks_cut_by_edge(result, i, expected);
+        if (!die->top_completed || !die->certain) {
+            cut |= box_at_edge(result, die, margin);
+            for (int k = 0; k < 4 && die->value; k++)
+                cut |= out_of_frame(result, die->top[k][0], die->top[k][1], margin);
+        }
         if (cut) {
             die->certain = 0;
             first = i;

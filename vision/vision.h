@@ -111,6 +111,8 @@ typedef struct {
     int box[4];                 /* x, y, w, h of the whole die, full-size upright pixels */
     double top[4][2];           /* the corners of its top face, clockwise on screen, full-size
                                    upright pixels (meaningful when value > 0) */
+    int top_completed;          /* part of the top face lay outside the photo and was read
+                                   through its twin across the face's centre */
 } yz_vision_die;
 
 typedef enum { YZ_VISION_READ_OK = 0, YZ_VISION_READ_REFUSED = 1 } yz_vision_read_status;
