@@ -651,8 +651,9 @@ static void collect_dice(const yz_vision_photo *photo, const candidate *found, i
          * no peak at all), two cut-off dice are refused as cut off rather than "found 4", but a
          * leaf (v4_183) and a webcam's USB hub (five_36) refuse good photos. Measured again on
          * 420 renders with a die across the frame's edge: it kept 6 of the 13 six-dice photos
-         * that pass as five from passing, but refused 12 good photos elsewhere (grass or a
-         * leaf at the edge: 2 of 400 renders, a close-up, 8 of 1182 close crops, a webcam photo). */
+         * that pass as five from passing, but refused 12 good photos elsewhere for grass or a
+         * leaf at the edge (2 of 400 renders, a close-up, 8 of 1182 close crops, a webcam
+         * photo). */
         if (found[i].score < DIE_SCORE && best == 0 && !found[i].unexplained) continue;
         yz_vision_die *die = &result->dice[result->n_dice++];
         memset(die, 0, sizeof *die);
