@@ -231,7 +231,8 @@ static yz_vision_result five_dice(const int boxes[5][4])
     for (int i = 0; i < 5; i++) {
         const int *b = boxes[i];
         double x0 = b[0], x1 = b[0] + b[2], y0 = b[1], y1 = b[1] + b[3] * 2.0 / 3;
-        result.dice[i] = (yz_vision_die){i + 1, 0.99, 1, {0}, {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}, 0};
+        result.dice[i] =
+            (yz_vision_die){i + 1, 0.99, 1, {0}, {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}, 0};
         memcpy(result.dice[i].box, b, sizeof *boxes);
     }
     return result;
@@ -745,7 +746,8 @@ static void a_top_face_the_edge_cuts_is_read_through_its_twin_or_refused(void **
         }
         tried++;
         assert_int_equal(photo.image.w, photo.full_w); /* boxes are in working pixels */
-        yz_vision_photo a_little = top_rows(&photo, (int)(lowest[front] - 0.3 * (lowest[front] - centre_y)));
+        int a_little_in = (int)(lowest[front] - 0.3 * (lowest[front] - centre_y));
+        yz_vision_photo a_little = top_rows(&photo, a_little_in);
         assert_int_equal(yz_vision_read_photo(&a_little, NULL, &cut, &err), YZ_VISION_OK);
         if (cut.status == YZ_VISION_READ_OK) {
             read++;
