@@ -221,6 +221,29 @@ static int read_truth(const char *path, truth_photo *photos, int capacity)
     return n;
 }
 
+/* The first `capacity` photos of samples/lawn/truth.csv; skips the test when it is not there. */
+static int read_lawn_truth(truth_photo *photos, int capacity)
+{
+    char path[8192];
+    snprintf(path, sizeof path, "%s/lawn/truth.csv", YZ_SAMPLES_DIR);
+    int n = read_truth(path, photos, capacity);
+    if (n <= 0) {
+        printf("skipped: %s is not there yet\n", path);
+        skip();
+    }
+    return n;
+}
+
+/* Loads samples/lawn/FILE at its working size and reads it; the caller frees the photo. */
+static void load_and_read_lawn(const char *file, yz_vision_photo *photo, yz_vision_result *result)
+{
+    char path[8192];
+    yz_vision_error err;
+    snprintf(path, sizeof path, "%s/lawn/%s", YZ_SAMPLES_DIR, file);
+    assert_int_equal(yz_vision_load_file(path, 0, photo, &err), YZ_VISION_OK);
+    assert_int_equal(yz_vision_read_photo(photo, NULL, result, &err), YZ_VISION_OK);
+}
+
 /* Five read dice, x y w h in a 1000x750 photo, for the verdict alone. Each die's top face is
  * the upper two thirds of its box, as from an oblique camera. */
 static yz_vision_result five_dice(const int boxes[5][4])
@@ -505,13 +528,8 @@ static void lawn_photos_are_read_right_or_refused(void **state)
 {
     (void)state;
     static char path[8192];
-    snprintf(path, sizeof path, "%s/lawn/truth.csv", YZ_SAMPLES_DIR);
     static truth_photo photos[24];
-    int n = read_truth(path, photos, 24);
-    if (n <= 0) {
-        printf("skipped: %s is not there yet\n", path);
-        skip();
-    }
+    int n = read_lawn_truth(photos, 24);
     for (int i = 0; i < n; i++) {
         truth_photo *p = &photos[i];
         snprintf(path, sizeof path, "%s/lawn/%s", YZ_SAMPLES_DIR, p->file);
@@ -641,21 +659,13 @@ static yz_vision_image enlarge(const yz_vision_image *image, int x0, int y0, int
 static void a_photo_taken_close_to_the_dice_is_read_as_from_farther(void **state)
 {
     (void)state;
-    static char path[8192];
-    snprintf(path, sizeof path, "%s/lawn/truth.csv", YZ_SAMPLES_DIR);
     static truth_photo photos[12];
-    int n = read_truth(path, photos, 12), tried = 0;
-    if (n <= 0) {
-        printf("skipped: %s is not there yet\n", path);
-        skip();
-    }
+    int n = read_lawn_truth(photos, 12), tried = 0;
     for (int i = 0; i < n && tried < 6; i++) {
-        snprintf(path, sizeof path, "%s/lawn/%s", YZ_SAMPLES_DIR, photos[i].file);
         yz_vision_photo photo;
         yz_vision_result far, close;
         yz_vision_error err;
-        assert_int_equal(yz_vision_load_file(path, 0, &photo, &err), YZ_VISION_OK);
-        assert_int_equal(yz_vision_read_photo(&photo, NULL, &far, &err), YZ_VISION_OK);
+        load_and_read_lawn(photos[i].file, &photo, &far);
         if (far.status != YZ_VISION_READ_OK) {
             yz_vision_photo_free(&photo);
             continue;
@@ -711,21 +721,13 @@ static yz_vision_photo top_rows(const yz_vision_photo *photo, int height)
 static void a_top_face_the_edge_cuts_is_read_through_its_twin_or_refused(void **state)
 {
     (void)state;
-    static char path[8192];
-    snprintf(path, sizeof path, "%s/lawn/truth.csv", YZ_SAMPLES_DIR);
     static truth_photo photos[24];
-    int n = read_truth(path, photos, 24), tried = 0, read = 0;
-    if (n <= 0) {
-        printf("skipped: %s is not there yet\n", path);
-        skip();
-    }
+    int n = read_lawn_truth(photos, 24), tried = 0, read = 0;
     for (int i = 0; i < n && tried < 8; i++) {
-        snprintf(path, sizeof path, "%s/lawn/%s", YZ_SAMPLES_DIR, photos[i].file);
         yz_vision_photo photo;
         yz_vision_result whole, cut;
         yz_vision_error err;
-        assert_int_equal(yz_vision_load_file(path, 0, &photo, &err), YZ_VISION_OK);
-        assert_int_equal(yz_vision_read_photo(&photo, NULL, &whole, &err), YZ_VISION_OK);
+        load_and_read_lawn(photos[i].file, &photo, &whole);
         /* The front die: the one whose top face reaches lowest; no other die's box may reach
          * below its face's centre, or the cut would go through that die too. */
         int front = 0;
