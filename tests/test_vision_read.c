@@ -731,7 +731,7 @@ static void a_top_face_the_edge_cuts_is_read_through_its_twin_or_refused(void **
         /* The front die: the one whose top face reaches lowest; no other die's box may reach
          * below its face's centre, or the cut would go through that die too. */
         int front = 0;
-        double lowest[5] = {0}, centre_y = 0;
+        double lowest[YZ_VISION_MAX_DICE] = {0}, centre_y = 0;
         for (int d = 0; d < whole.n_dice; d++)
             for (int k = 0; k < 4; k++)
                 lowest[d] = fmax(lowest[d], whole.dice[d].top[k][1]);
