@@ -473,56 +473,58 @@ static void face_in_crop(const float corners[8], yz_cv_point quad[4])
                                 (float)((my + (corners[2 * k + 1] - my) * (1 + FACE_MARGIN)) * CROP)};
 }
 
-/* The point of the quad q (4 corners, clockwise from the one (0,0) maps to) that (u, v) of the
- * unit square maps to, through the perspective map taking the square's corners to q's: the map
- * a warp along q inverts. */
-static void quad_point(const yz_cv_point q[4], double u, double v, double *x, double *y)
+/* The perspective map taking the unit square's corners (0,0), (1,0), (1,1), (0,1) to a quad's
+ * four corners in that order: the map a warp along the quad inverts. */
+typedef struct {
+    double a, b, c, d, e, f, g, h; /* (u, v) -> (a u + b v + c, d u + e v + f) / (g u + h v + 1) */
+} square_to_quad;
+
+static square_to_quad perspective_of(const double x[4], const double y[4])
 {
-    double dx1 = q[1].x - q[2].x, dx2 = q[3].x - q[2].x, dx3 = q[0].x - q[1].x + q[2].x - q[3].x;
-    double dy1 = q[1].y - q[2].y, dy2 = q[3].y - q[2].y, dy3 = q[0].y - q[1].y + q[2].y - q[3].y;
+    double dx1 = x[1] - x[2], dx2 = x[3] - x[2], dx3 = x[0] - x[1] + x[2] - x[3];
+    double dy1 = y[1] - y[2], dy2 = y[3] - y[2], dy3 = y[0] - y[1] + y[2] - y[3];
     double det = dx1 * dy2 - dx2 * dy1;
     double g = det != 0 ? (dx3 * dy2 - dx2 * dy3) / det : 0;
     double h = det != 0 ? (dx1 * dy3 - dx3 * dy1) / det : 0;
-    double w = g * u + h * v + 1;
-    *x = ((q[1].x - q[0].x + g * q[1].x) * u + (q[3].x - q[0].x + h * q[3].x) * v + q[0].x) / w;
-    *y = ((q[1].y - q[0].y + g * q[1].y) * u + (q[3].y - q[0].y + h * q[3].y) * v + q[0].y) / w;
-}
-
-/* Whether point (u, v) of a face warped along quad (crop pixels) lies outside the photo, for
- * a crop whose pixel (0, 0) is the photo's (x0, y0) and whose pixels are `scale` photo pixels. */
-static int outside_photo(const yz_cv_point quad[4], double u, double v, double x0, double y0,
-                         double scale, int photo_w, int photo_h)
-{
-    double x, y;
-    quad_point(quad, u, v, &x, &y);
-    x = x0 + x * scale;
-    y = y0 + y * scale;
-    return x < 0 || y < 0 || x > photo_w - 1 || y > photo_h - 1;
+    return (square_to_quad){x[1] - x[0] + g * x[1], x[3] - x[0] + h * x[3], x[0],
+                            y[1] - y[0] + g * y[1], y[3] - y[0] + h * y[3], y[0], g, h};
 }
 
 /* A top face the photo's edge cuts through, made whole where it can be: every die's pips lie in
  * pairs symmetric about the face's centre (1, 3 and 5 have one at the centre itself), so a pixel
  * of the face outside the photo shows what its twin across the centre shows. The face was warped
- * along quad as outside_photo says; outside the photo the warp repeated the edge's pixels.
+ * along quad (crop pixels) out of a crop whose pixel (0, 0) is the photo's (x0, y0) and whose
+ * pixels are `scale` photo pixels; outside the photo the warp repeated the edge's pixels.
  * Returns 1 when it filled the face's pixels outside the photo from their twins; 0, leaving the
  * face as it was, when none is outside, when a twin is outside too, or when more than
  * MAX_FACE_OUTSIDE of the face is. */
 static int complete_cut_face(yz_cv_image *face, const yz_cv_point quad[4], double x0, double y0,
                              double scale, int photo_w, int photo_h)
 {
-    /* The warp samples face pixel (x, y) at (x/FACE, y/FACE) of the quad's square, so its twin
-     * across the centre is pixel (FACE - x, FACE - y); the last row and column stand in for the
-     * twins of the first ones. */
-    int outside[FACE][FACE], any = 0, face_pixels = 0, face_outside = 0;
+    double xs[4], ys[4]; /* the quad in photo pixels */
+    for (int k = 0; k < 4; k++) {
+        xs[k] = x0 + quad[k].x * scale;
+        ys[k] = y0 + quad[k].y * scale;
+    }
+    square_to_quad map = perspective_of(xs, ys);
+    /* The warp took face pixel (x, y) from point (x/FACE, y/FACE) of the quad's square, so the
+     * twin across the centre of pixel (x, y) is point (FACE - x, FACE - y) of this grid; pixel
+     * FACE - 1 stands in for the twin pixel FACE of the first row and column. */
+    int outside[FACE + 1][FACE + 1];
+    for (int y = 0; y <= FACE; y++)
+        for (int x = 0; x <= FACE; x++) {
+            double u = (double)x / FACE, v = (double)y / FACE, w = map.g * u + map.h * v + 1;
+            double px = (map.a * u + map.b * v + map.c) / w;
+            double py = (map.d * u + map.e * v + map.f) / w;
+            outside[y][x] = px < 0 || py < 0 || px > photo_w - 1 || py > photo_h - 1;
+        }
+    int any = 0, face_pixels = 0, face_outside = 0;
     double inner = 0.5 / (1 + FACE_MARGIN); /* the face proper, within the margin grown round it */
     for (int y = 0; y < FACE; y++)
         for (int x = 0; x < FACE; x++) {
-            double u = (double)x / FACE, v = (double)y / FACE;
-            outside[y][x] = outside_photo(quad, u, v, x0, y0, scale, photo_w, photo_h);
-            if (outside[y][x] && outside_photo(quad, 1 - u, 1 - v, x0, y0, scale, photo_w, photo_h))
-                return 0;
+            if (outside[y][x] && outside[FACE - y][FACE - x]) return 0;
             any |= outside[y][x];
-            if (fabs(u - 0.5) <= inner && fabs(v - 0.5) <= inner) {
+            if (fabs((double)x / FACE - 0.5) <= inner && fabs((double)y / FACE - 0.5) <= inner) {
                 face_pixels++;
                 face_outside += outside[y][x];
             }
