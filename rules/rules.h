@@ -123,7 +123,10 @@ const yz_profile *yz_rules_profile_default(void);
  * yz_rules_box_name() takes the profile's own spelling into account only through labels;
  * the machine names are the same for every profile. */
 const char *yz_rules_box_name(yz_box box);
-/* Returns YZ_OK and sets *box if name is a box of this profile. */
+/* Returns YZ_OK and sets *box if name is a box of this profile: its machine name, any profile's
+ * label ("Threes", "Full House", "3 of a Kind", "Lg Straight"), or a short name ("3k", "fh",
+ * "ss", "lg", "6s"), ignoring case, spaces, underscores and hyphens. Otherwise YZ_ERR_USAGE, the
+ * message suggesting the nearest box on a typo and listing the profile's boxes. */
 yz_status yz_rules_box_parse(const yz_profile *profile, const char *name, yz_box *box,
                              yz_rules_error *err);
 int yz_rules_profile_has_box(const yz_profile *profile, yz_box box);

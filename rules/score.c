@@ -34,29 +34,143 @@ int yz_rules_profile_has_box(const yz_profile *profile, yz_box box)
     return 0;
 }
 
+/* A box name folded for comparing: lower case, without spaces, underscores, hyphens and dots, so
+ * that "3 of a Kind", "3_of_a_kind" and "3-of-a-kind" are one name, and so are "full_house" and
+ * "Full House". Longer names than out holds are cut (no box name is that long). */
+static void fold_box_name(const char *name, char out[32])
+{
+    size_t at = 0;
+    for (const char *c = name; *c && at < 31; c++) {
+        if (*c == ' ' || *c == '_' || *c == '-' || *c == '.') continue;
+        out[at++] = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+    }
+    out[at] = '\0';
+}
+
+/* Edit distance (insertions, deletions, substitutions, swaps of neighbours) between two folded
+ * names of at most 31 characters. */
+static int name_distance(const char *a, const char *b)
+{
+    int la = (int)strlen(a), lb = (int)strlen(b);
+    int d[32][32];
+    for (int i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (int j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (int i = 1; i <= la; i++)
+        for (int j = 1; j <= lb; j++) {
+            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[la][lb];
+}
+
+/* The names a box goes by besides its machine name and the labels of every profile (which
+ * yz_rules_box_parse also accepts): the other vocabulary's words and the short forms players
+ * write on a score sheet. Folded (see fold_box_name). */
+static const struct {
+    const char *name;
+    yz_box box;
+} box_aliases[] = {
+    {"ones", YZ_BOX_ONES},
+    {"1s", YZ_BOX_ONES},
+    {"2s", YZ_BOX_TWOS},
+    {"3s", YZ_BOX_THREES},
+    {"4s", YZ_BOX_FOURS},
+    {"5s", YZ_BOX_FIVES},
+    {"6s", YZ_BOX_SIXES},
+    {"pair", YZ_BOX_ONE_PAIR},
+    {"1pair", YZ_BOX_ONE_PAIR},
+    {"pairs", YZ_BOX_TWO_PAIRS},
+    {"2pairs", YZ_BOX_TWO_PAIRS},
+    {"3k", YZ_BOX_THREE_KIND},
+    {"3kind", YZ_BOX_THREE_KIND},
+    {"4k", YZ_BOX_FOUR_KIND},
+    {"4kind", YZ_BOX_FOUR_KIND},
+    {"house", YZ_BOX_FULL_HOUSE},
+    {"fh", YZ_BOX_FULL_HOUSE},
+    {"sm", YZ_BOX_SMALL_STRAIGHT},
+    {"ss", YZ_BOX_SMALL_STRAIGHT},
+    {"small", YZ_BOX_SMALL_STRAIGHT},
+    {"lg", YZ_BOX_LARGE_STRAIGHT},
+    {"ls", YZ_BOX_LARGE_STRAIGHT},
+    {"large", YZ_BOX_LARGE_STRAIGHT},
+    {"yatzy", YZ_BOX_YAHTZEE},
+    {"yardzee", YZ_BOX_YAHTZEE},
+};
+
+/* Calls match(box, folded spelling, ctx) for every spelling of every box, until it returns
+ * nonzero. */
+static void each_box_spelling(int (*match)(yz_box, const char *, void *), void *ctx)
+{
+    char folded[32];
+    for (int b = 0; b < YZ_BOX_COUNT; b++) {
+        fold_box_name(box_names[b], folded);
+        if (match((yz_box)b, folded, ctx)) return;
+        for (size_t p = 0; p < yz_rules_profile_count(); p++) {
+            const char *label = yz_rules_profile_at(p)->box_labels[b];
+            if (!label) continue;
+            fold_box_name(label, folded);
+            if (match((yz_box)b, folded, ctx)) return;
+        }
+    }
+    for (size_t i = 0; i < sizeof box_aliases / sizeof box_aliases[0]; i++)
+        if (match(box_aliases[i].box, box_aliases[i].name, ctx)) return;
+}
+
+typedef struct {
+    const yz_profile *profile;
+    const char *folded;
+    int found;   /* the box spelled so, or -1 */
+    int nearest; /* the profile's box with the nearest spelling, or -1 */
+    int nearest_distance;
+} box_search;
+
+static int match_spelling(yz_box box, const char *spelling, void *ctx)
+{
+    box_search *search = ctx;
+    if (strcmp(spelling, search->folded) == 0) {
+        search->found = (int)box;
+        return 1;
+    }
+    int distance = name_distance(spelling, search->folded);
+    if (yz_rules_profile_has_box(search->profile, box) &&
+        (search->nearest < 0 || distance < search->nearest_distance)) {
+        search->nearest = (int)box;
+        search->nearest_distance = distance;
+    }
+    return 0;
+}
+
 yz_status yz_rules_box_parse(const yz_profile *profile, const char *name, yz_box *box,
                              yz_rules_error *err)
 {
-    /* The Yatzy spellings are accepted as aliases so either vocabulary works everywhere. */
-    static const struct {
-        const char *alias;
-        yz_box box;
-    } aliases[] = {{"ones", YZ_BOX_ONES},
-                   {"yatzy", YZ_BOX_YAHTZEE},
-                   {"yardzee", YZ_BOX_YAHTZEE},
-                   {"house", YZ_BOX_FULL_HOUSE}};
-    int found = -1;
-    for (int b = 0; b < YZ_BOX_COUNT; b++)
-        if (strcmp(name, box_names[b]) == 0) found = b;
-    for (size_t i = 0; found < 0 && i < sizeof aliases / sizeof aliases[0]; i++)
-        if (strcmp(name, aliases[i].alias) == 0) found = (int)aliases[i].box;
-    if (found < 0 || !yz_rules_profile_has_box(profile, (yz_box)found)) {
-        yz_rules_set_error(err, YZ_ERR_USAGE, "'%s' is not a box of the %s rules", name,
-                           profile->name);
-        return YZ_ERR_USAGE;
+    char folded[32];
+    fold_box_name(name, folded);
+    box_search search = {profile, folded, -1, -1, 0};
+    if (*folded && strlen(name) < 64) each_box_spelling(match_spelling, &search);
+    if (search.found >= 0 && yz_rules_profile_has_box(profile, (yz_box)search.found)) {
+        *box = (yz_box)search.found;
+        return YZ_OK;
     }
-    *box = (yz_box)found;
-    return YZ_OK;
+    /* A typo of one or two letters (one in a short name) gets a suggestion, as git does. */
+    char hint[64] = "";
+    int close_enough = strlen(folded) <= 4 ? 1 : 2;
+    if (search.found < 0 && search.nearest >= 0 && search.nearest_distance <= close_enough)
+        snprintf(hint, sizeof hint, "; did you mean %s?", box_names[search.nearest]);
+    char names[200] = "";
+    size_t at = 0;
+    for (int i = 0; i < profile->n_boxes && at < sizeof names; i++)
+        at += (size_t)snprintf(names + at, sizeof names - at, "%s%s", i ? " " : "",
+                               box_names[profile->boxes[i]]);
+    yz_rules_set_error(err, YZ_ERR_USAGE, "'%.24s' is not a box of the %s rules%s (boxes: %s)",
+                       name, profile->name, hint, names);
+    return YZ_ERR_USAGE;
 }
 
 yz_status yz_rules_roll_parse(const char *text, const char *what, yz_roll *roll,

@@ -483,6 +483,75 @@ static void profiles_are_found_by_name_and_boxes_by_alias(void **state)
     assert_int_equal(yz_rules_profile_find("yatzy")->max_players, 6);
 }
 
+/* Box names as yardzee prints them and as players write them, spelled out here by hand. */
+static void box_names_are_accepted_as_printed_with_a_suggestion_on_a_typo(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *profile, *name;
+        int ok;
+        yz_box box;          /* when ok */
+        const char *message; /* when not ok: a part of the error message */
+    } cases[] = {
+        {"yahtzee", "threes", 1, YZ_BOX_THREES, NULL},
+        {"yahtzee", "Threes", 1, YZ_BOX_THREES, NULL},
+        {"yahtzee", "THREES", 1, YZ_BOX_THREES, NULL},
+        {"yahtzee", "Aces", 1, YZ_BOX_ONES, NULL},
+        {"yahtzee", "ones", 1, YZ_BOX_ONES, NULL},
+        {"yahtzee", "Full House", 1, YZ_BOX_FULL_HOUSE, NULL},
+        {"yahtzee", "full house", 1, YZ_BOX_FULL_HOUSE, NULL},
+        {"yahtzee", "full-house", 1, YZ_BOX_FULL_HOUSE, NULL},
+        {"yahtzee", "fh", 1, YZ_BOX_FULL_HOUSE, NULL},
+        {"yahtzee", "3 of a Kind", 1, YZ_BOX_THREE_KIND, NULL},
+        {"yahtzee", "three of a kind", 1, YZ_BOX_THREE_KIND, NULL},
+        {"yahtzee", "3k", 1, YZ_BOX_THREE_KIND, NULL},
+        {"yahtzee", "4 of a Kind", 1, YZ_BOX_FOUR_KIND, NULL},
+        {"yahtzee", "4K", 1, YZ_BOX_FOUR_KIND, NULL},
+        {"yahtzee", "Sm Straight", 1, YZ_BOX_SMALL_STRAIGHT, NULL},
+        {"yahtzee", "small straight", 1, YZ_BOX_SMALL_STRAIGHT, NULL},
+        {"yahtzee", "ss", 1, YZ_BOX_SMALL_STRAIGHT, NULL},
+        {"yahtzee", "Lg Straight", 1, YZ_BOX_LARGE_STRAIGHT, NULL},
+        {"yahtzee", "large", 1, YZ_BOX_LARGE_STRAIGHT, NULL},
+        {"yahtzee", "6s", 1, YZ_BOX_SIXES, NULL},
+        {"yahtzee", "Yahtzee", 1, YZ_BOX_YAHTZEE, NULL},
+        {"yahtzee", "Chance", 1, YZ_BOX_CHANCE, NULL},
+        {"yardzee", "Yardzee", 1, YZ_BOX_YAHTZEE, NULL},
+        {"yatzy", "Yatzy", 1, YZ_BOX_YAHTZEE, NULL},
+        {"yatzy", "One Pair", 1, YZ_BOX_ONE_PAIR, NULL},
+        {"yatzy", "two pairs", 1, YZ_BOX_TWO_PAIRS, NULL},
+        {"yatzy", "House", 1, YZ_BOX_FULL_HOUSE, NULL},
+        {"yatzy-scandinavian", "Three of a Kind", 1, YZ_BOX_THREE_KIND, NULL},
+        {"yahtzee", "threee", 0, 0,
+         "'threee' is not a box of the yahtzee rules; did you mean threes?"},
+        {"yahtzee", "Ful House", 0, 0, "did you mean full_house?"},
+        {"yahtzee", "chanse", 0, 0, "did you mean chance?"},
+        {"yahtzee", "eights", 0, 0,
+         "'eights' is not a box of the yahtzee rules (boxes: aces twos threes fours fives sixes "
+         "three_kind four_kind full_house small_straight large_straight yahtzee chance)"},
+        {"yahtzee", "one_pair", 0, 0, "'one_pair' is not a box of the yahtzee rules (boxes: aces"},
+        {"yahtzee", "One Pair", 0, 0, "not a box of the yahtzee rules (boxes:"},
+        {"yahtzee", "", 0, 0, "'' is not a box"},
+        {"yatzy", "two_pair", 0, 0, "did you mean two_pairs?"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        yz_box box = YZ_BOX_COUNT;
+        yz_rules_error err = {YZ_OK, ""};
+        yz_status status =
+            yz_rules_box_parse(yz_rules_profile_find(cases[i].profile), cases[i].name, &box, &err);
+        if (cases[i].ok && (status != YZ_OK || box != cases[i].box))
+            fail_msg("case %zu: '%s' in %s gave status %d, box %d, expected box %d (%s)", i,
+                     cases[i].name, cases[i].profile, status, box, cases[i].box, err.message);
+        if (!cases[i].ok && (status != YZ_ERR_USAGE || !strstr(err.message, cases[i].message)))
+            fail_msg("case %zu: '%s' in %s gave status %d, message \"%s\", expected \"%s\"", i,
+                     cases[i].name, cases[i].profile, status, err.message, cases[i].message);
+    }
+    /* No suggestion for a name far from every box. */
+    yz_box box;
+    yz_rules_error err;
+    yz_rules_box_parse(yz_rules_profile_default(), "eights", &box, &err);
+    assert_null(strstr(err.message, "did you mean"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -495,6 +564,7 @@ int main(void)
         cmocka_unit_test(rolls_parse_five_dice_or_name_the_problem),
         cmocka_unit_test(standings_use_each_profiles_tiebreak),
         cmocka_unit_test(profiles_are_found_by_name_and_boxes_by_alias),
+        cmocka_unit_test(box_names_are_accepted_as_printed_with_a_suggestion_on_a_typo),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
