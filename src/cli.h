@@ -82,6 +82,14 @@ int yz_cli_write_atomically(const char *path, const void *bytes, size_t len, int
  * caller for many reads, or NULL to load them for this one. */
 int yz_cli_read_photo(const char *path, int expect, yz_vision_nets *nets, const char *annotate,
                       int quiet, yz_vision_result *result, yz_vision_error *err);
+/* The same for verify: five dice, and the annotated picture shows the claim beside the roll. */
+int yz_cli_read_photo_claim(const char *path, const yz_roll *claim, const char *annotate,
+                            yz_vision_result *result, yz_vision_error *err);
+/* For a photo read with confidence: claimed_at[i] is the claim's value in the place of die i
+ * where the die differs from the claim, 0 where it agrees (equal values are matched first, in
+ * any order). Returns how many dice differ. */
+int yz_cli_claim_differences(const yz_vision_result *result, const yz_roll *claim,
+                             int claimed_at[YZ_N_DICE]);
 int yz_cli_vision_exit_code(const yz_vision_error *err);
 /* The least confident die: how sure the whole roll is. */
 double yz_cli_roll_confidence(const yz_vision_result *result);

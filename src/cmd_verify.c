@@ -13,31 +13,42 @@ static const char verify_help[] =
     "it is. Exit 0: the photo shows the claim; 4: it does not; 3: the dice cannot be read with\n"
     "confidence, so the photo settles nothing.\n";
 
-json_t *yz_cli_verdict_json(const yz_vision_result *result, const yz_roll *claim)
+int yz_cli_claim_differences(const yz_vision_result *result, const yz_roll *claim,
+                             int claimed_at[YZ_N_DICE])
 {
     /* Unmatched counts: what the photo shows beyond the claim, and the other way round. */
-    int shown_extra[YZ_N_FACES + 1] = {0}, claimed_extra[YZ_N_FACES + 1] = {0};
+    int shown_extra[YZ_N_FACES + 1] = {0}, claimed_extra[YZ_N_FACES + 1] = {0}, n_differ = 0;
     for (int i = 0; i < YZ_N_DICE; i++) shown_extra[result->roll[i]]++, claimed_extra[claim->dice[i]]++;
     for (int face = 1; face <= YZ_N_FACES; face++) {
         int common = shown_extra[face] < claimed_extra[face] ? shown_extra[face] : claimed_extra[face];
         shown_extra[face] -= common;
         claimed_extra[face] -= common;
     }
+    for (int i = 0; i < YZ_N_DICE; i++) {
+        int value = result->roll[i];
+        claimed_at[i] = 0;
+        if (!shown_extra[value]) continue;
+        shown_extra[value]--;
+        for (int face = 1; face <= YZ_N_FACES && !claimed_at[i]; face++)
+            if (claimed_extra[face]) claimed_at[i] = face, claimed_extra[face]--;
+        n_differ++;
+    }
+    return n_differ;
+}
+
+json_t *yz_cli_verdict_json(const yz_vision_result *result, const yz_roll *claim)
+{
+    int claimed_at[YZ_N_DICE];
+    yz_cli_claim_differences(result, claim, claimed_at);
     json_t *roll = json_array(), *claimed = json_array(), *differ = json_array();
     for (int i = 0; i < YZ_N_DICE; i++) {
         json_array_append_new(roll, json_integer(result->roll[i]));
         json_array_append_new(claimed, json_integer(claim->dice[i]));
     }
-    for (int i = 0; i < YZ_N_DICE; i++) {
-        int value = result->roll[i];
-        if (!shown_extra[value]) continue;
-        shown_extra[value]--;
-        int want = 0;
-        for (int face = 1; face <= YZ_N_FACES && !want; face++)
-            if (claimed_extra[face]) want = face, claimed_extra[face]--;
-        json_array_append_new(differ, json_pack("{s:i, s:i, s:i}", "die", i + 1, "shows", value,
-                                                "claimed", want));
-    }
+    for (int i = 0; i < YZ_N_DICE; i++)
+        if (claimed_at[i])
+            json_array_append_new(differ, json_pack("{s:i, s:i, s:i}", "die", i + 1, "shows",
+                                                    result->roll[i], "claimed", claimed_at[i]));
     return json_pack("{s:s, s:o, s:o, s:f, s:o}", "verdict",
                      json_array_size(differ) ? "mismatch" : "match", "roll", roll, "claim",
                      claimed, "confidence", yz_cli_roll_confidence(result), "differ", differ);
@@ -77,7 +88,7 @@ int yz_cmd_verify(int argc, char **argv)
 
     yz_vision_result result;
     yz_vision_error err;
-    int code = yz_cli_read_photo(argv[optind], YZ_N_DICE, NULL, annotate, 0, &result, &err);
+    int code = yz_cli_read_photo_claim(argv[optind], &claim, annotate, &result, &err);
     if (code != YZ_EXIT_OK) return code;
     if (result.status != YZ_VISION_READ_OK) {
         if (json) {

@@ -16,8 +16,10 @@ int yz_cli_vision_exit_code(const yz_vision_error *err)
     }
 }
 
-int yz_cli_read_photo(const char *path, int expect, yz_vision_nets *nets, const char *annotate,
-                      int quiet, yz_vision_result *result, yz_vision_error *err)
+/* Load, read, annotate (with the claim beside the roll when there is one). */
+static int read_photo(const char *path, int expect, yz_vision_nets *nets, const char *annotate,
+                      const yz_roll *claim, int quiet, yz_vision_result *result,
+                      yz_vision_error *err)
 {
     yz_vision_options options = yz_vision_default_options();
     options.expect = expect;
@@ -27,13 +29,36 @@ int yz_cli_read_photo(const char *path, int expect, yz_vision_nets *nets, const 
     if (yz_vision_load_file(path, options.max_long_side, &photo, err) != YZ_VISION_OK)
         code = yz_cli_vision_exit_code(err);
     else {
-        if (yz_vision_read_photo(&photo, &options, result, err) != YZ_VISION_OK ||
-            (annotate && yz_vision_annotate_file(path, &photo, result, annotate, err) != YZ_VISION_OK))
+        yz_vision_claim drawn = {0};
+        if (claim) {
+            drawn.n_claim = YZ_N_DICE;
+            for (int i = 0; i < YZ_N_DICE; i++) drawn.claim[i] = claim->dice[i];
+        }
+        if (yz_vision_read_photo(&photo, &options, result, err) != YZ_VISION_OK)
             code = yz_cli_vision_exit_code(err);
+        else if (annotate) {
+            if (claim && result->status == YZ_VISION_READ_OK)
+                yz_cli_claim_differences(result, claim, drawn.differs);
+            if (yz_vision_annotate_claim_file(path, &photo, result, claim ? &drawn : NULL,
+                                              annotate, err) != YZ_VISION_OK)
+                code = yz_cli_vision_exit_code(err);
+        }
         yz_vision_photo_free(&photo);
     }
     if (code != YZ_EXIT_OK && !quiet) yz_cli_fail(code, "%s", err->message);
     return code;
+}
+
+int yz_cli_read_photo(const char *path, int expect, yz_vision_nets *nets, const char *annotate,
+                      int quiet, yz_vision_result *result, yz_vision_error *err)
+{
+    return read_photo(path, expect, nets, annotate, NULL, quiet, result, err);
+}
+
+int yz_cli_read_photo_claim(const char *path, const yz_roll *claim, const char *annotate,
+                            yz_vision_result *result, yz_vision_error *err)
+{
+    return read_photo(path, YZ_N_DICE, NULL, annotate, claim, 0, result, err);
 }
 
 double yz_cli_roll_confidence(const yz_vision_result *result)

@@ -51,6 +51,9 @@ check "snap of a broken file" 1 "fake.jpg: not a JPEG, PNG or HEIC file" -- "$(e
 check "verify holds" 0 "the claim $claim holds \(sure: " -- verify "$samples/lawn/$good" --claim "$claim"
 check "verify in another order" 0 "holds" -- verify "$samples/lawn/$good" --claim "$(echo "$roll" | tr ' ' '\n' | sort -rn | tr '\n' ',' | sed 's/,$//')"
 check "verify differs" 4 "die [1-5] from the left shows [1-6], the claim has $other_value there" -- verify "$samples/lawn/$good" --claim "$wrong_claim"
+check "verify annotates the claim" 4 "the claim has $other_value there" -- verify "$samples/lawn/$good" --claim "$wrong_claim" --annotate "$tmp/verify.png"
+"$yardzee" read "$samples/lawn/$good" --annotate "$tmp/read.png" >/dev/null 2>&1
+expect_true "verify's picture is not read's where the claim differs" bash -c "test -s '$tmp/verify.png' && ! cmp -s '$tmp/verify.png' '$tmp/read.png'"
 check "verify cannot settle" 3 "Cannot settle it: " -- verify "$samples/lawn/$refused" --claim "$claim"
 check "verify json" 4 '"verdict":"mismatch",.*"differ":\[\{"die":[1-5],"shows":[1-6],"claimed":'"$other_value"'\}' -- verify "$samples/lawn/$good" --claim "$wrong_claim" --json
 check "verify json unreadable" 3 '"verdict":"unreadable","reason":"' -- verify "$samples/lawn/$refused" --claim "$claim" --json

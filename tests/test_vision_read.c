@@ -489,6 +489,90 @@ static void small_dice_get_a_close_up(void **state)
     free(photo.image.rgb);
 }
 
+static double rect_overlap(const double a[4], const double b[4])
+{
+    double w = fmin(a[0] + a[2], b[0] + b[2]) - fmax(a[0], b[0]);
+    double h = fmin(a[1] + a[3], b[1] + b[3]) - fmax(a[1], b[1]);
+    return w > 0 && h > 0 ? w * h : 0;
+}
+
+/* A label covers no other die's box and no other label, however close the dice stand: two
+ * touching dice (the right of the first is the second), a die whose right is the picture's
+ * edge, and long "claim 5, photo 6" labels among them. */
+static void labels_cover_no_neighbour(void **state)
+{
+    (void)state;
+    const int crowded[5][4] = {{300, 380, 80, 80}, {360, 400, 80, 80}, {450, 390, 80, 80},
+                               {540, 250, 80, 80}, {920, 300, 80, 80}};
+    const int row[5][4] = {{100, 300, 60, 60}, {165, 300, 60, 60}, {230, 300, 60, 60},
+                           {295, 300, 60, 60}, {360, 300, 60, 60}};
+    const int(*layouts[2])[4] = {crowded, row};
+    yz_vision_claim claim = {5, {1, 2, 3, 4, 5}, {0, 5, 0, 0, 1}};
+    for (int k = 0; k < 2; k++)
+        for (int with_claim = 0; with_claim < 2; with_claim++) {
+            yz_vision_result result = five_dice(layouts[k]);
+            double rects[5][4];
+            yz_vision_testing_label_rects(&result, with_claim ? &claim : NULL, 1000, 750, 1.0,
+                                          rects);
+            for (int i = 0; i < 5; i++) {
+                assert_true(rects[i][0] >= 0 && rects[i][0] + rects[i][2] <= 1000);
+                assert_true(rects[i][1] >= 0 && rects[i][1] + rects[i][3] <= 750);
+                for (int j = 0; j < 5; j++) {
+                    double box[4] = {layouts[k][j][0], layouts[k][j][1], layouts[k][j][2],
+                                     layouts[k][j][3]};
+                    if (rect_overlap(rects[i], box) > 0)
+                        fail_msg("layout %d, claim %d: die %d's label covers die %d", k,
+                                 with_claim, i + 1, j + 1);
+                    if (j != i && rect_overlap(rects[i], rects[j]) > 0)
+                        fail_msg("layout %d, claim %d: labels of dice %d and %d overlap", k,
+                                 with_claim, i + 1, j + 1);
+                }
+            }
+        }
+}
+
+/* verify's picture shows the claim: the die that differs is drawn red (the colour of a refusal
+ * and of nothing else), so its picture differs from read's just there. */
+static void the_claim_marks_the_die_that_differs(void **state)
+{
+    (void)state;
+    yz_vision_photo photo = {{1000, 750, calloc(1000 * 750, 3)}, 1000, 750, 1};
+    assert_non_null(photo.image.rgb);
+    memset(photo.image.rgb, 90, 1000 * 750 * 3);
+    const int spread[5][4] = {{100, 300, 50, 50}, {300, 320, 50, 50}, {450, 400, 50, 50},
+                              {600, 440, 60, 60}, {800, 560, 60, 60}};
+    yz_vision_result result = five_dice(spread);
+    for (int i = 0; i < 5; i++) result.roll[i] = result.dice[i].value;
+    yz_vision_claim holds = {5, {5, 4, 3, 2, 1}, {0}};
+    yz_vision_claim differs = {5, {1, 2, 3, 4, 6}, {0, 0, 0, 0, 6}};
+    const yz_vision_claim *claims[3] = {NULL, &holds, &differs};
+    int red_at_die_5[3], red_elsewhere[3];
+    yz_vision_error err;
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(yz_vision_annotate_claim_file(NULL, &photo, &result, claims[k],
+                                                       "test_claim.png", &err),
+                         YZ_VISION_OK);
+        yz_vision_photo picture;
+        assert_int_equal(yz_vision_load_file("test_claim.png", 0, &picture, &err), YZ_VISION_OK);
+        /* Die 5's box and its surroundings (where its label goes), below the banner. */
+        red_at_die_5[k] = red_elsewhere[k] = 0;
+        for (int y = 100; y < 750; y++)
+            for (int x = 0; x < 1000; x++) {
+                int near = x > 560 && y > 520;
+                int red = is_red(picture.image.rgb + 3 * ((size_t)y * 1000 + x));
+                red_at_die_5[k] += near && red;
+                red_elsewhere[k] += !near && red;
+            }
+        yz_vision_photo_free(&picture);
+    }
+    assert_int_equal(red_at_die_5[0], 0); /* read's picture */
+    assert_int_equal(red_at_die_5[1], 0); /* a claim that holds */
+    assert_true(red_at_die_5[2] > 500);   /* the box, its top face and "claim 6, photo 5" */
+    for (int k = 0; k < 3; k++) assert_int_equal(red_elsewhere[k], 0);
+    remove("test_claim.png");
+    free(photo.image.rgb);
+}
+
 /* The oracle, plainly: where the two readers' favourite values agree, the geometric mean of
  * their probabilities, scaled to sum to one; else the plain mean. */
 static void two_readers_make_one_reading(void **state)
@@ -825,6 +909,8 @@ int main(void)
         cmocka_unit_test(a_small_box_at_the_edge_may_be_a_cut_die),
         cmocka_unit_test(the_refusal_banner_leaves_the_dice_in_view),
         cmocka_unit_test(small_dice_get_a_close_up),
+        cmocka_unit_test(labels_cover_no_neighbour),
+        cmocka_unit_test(the_claim_marks_the_die_that_differs),
         cmocka_unit_test(the_close_up_is_cut_from_the_sharper_photo),
         cmocka_unit_test(two_readers_make_one_reading),
         cmocka_unit_test(every_failed_allocation_gives_a_clean_error),

@@ -3,16 +3,23 @@
  * in orange; a refused photo gets its reason in red across the top or the bottom. When the dice
  * are small in the photo (a photo from standing height often shows them a few dozen pixels
  * wide, their pips a few pixels), a close-up of them, drawn the same way, goes below it: there a
- * referee sees the pips that were counted. */
+ * referee sees the pips that were counted. For verify, the claimed roll stands beside the roll
+ * read, and each die that differs from the claim is drawn red with both values. Labels sit on a
+ * darkened plate with a dark outline (green alone is weak on grass), where they cover no other
+ * die and no other label. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cv.h"
 #include "internal.h"
+#include "vision_testing.h"
 
 static const uint8_t GREEN[3] = {40, 220, 60}, ORANGE[3] = {255, 150, 0}, RED[3] = {240, 30, 30},
-                     WHITE[3] = {255, 255, 255};
+                     WHITE[3] = {255, 255, 255}, BLACK[3] = {0, 0, 0};
+
+/* A label's plate keeps this share of the photo's brightness behind it. */
+#define PLATE_SHADE 0.4
 
 #define BANNER_ROWS 8
 /* The close-up: drawn when it shows the dice CLOSE_UP_WORTH times larger or more; enlarging the
@@ -66,42 +73,192 @@ static int dice_in_band(const yz_vision_result *result, double sy, double y0, do
     return n;
 }
 
+/* Darkens the rectangle (x, y, w, h) of the picture, clipped to it: the plate a label sits on. */
+static void darken(yz_cv_image *target, const double rect[4])
+{
+    int x0 = (int)fmax(0, floor(rect[0])), y0 = (int)fmax(0, floor(rect[1]));
+    int x1 = (int)fmin(target->w, ceil(rect[0] + rect[2]));
+    int y1 = (int)fmin(target->h, ceil(rect[1] + rect[3]));
+    for (int y = y0; y < y1; y++)
+        for (uint8_t *p = target->data + (size_t)y * target->stride + 3 * x0,
+                     *end = target->data + (size_t)y * target->stride + 3 * x1;
+             p < end; p++)
+            *p = (uint8_t)(*p * PLATE_SHADE);
+}
+
+/* Text on a plate (rect, from label_rect) with a wide dark outline, baseline at (x, y). */
+static int draw_label(yz_cv_image *target, const char *text, const double rect[4], int x, int y,
+                      double height, const uint8_t colour[3], int thickness)
+{
+    darken(target, rect);
+    return yz_cv_draw_text(target, text, x, y, height, BLACK, thickness + 2) |
+           yz_cv_draw_text(target, text, x, y, height, colour, thickness);
+}
+
+/* The rectangle (x, y, w, h) a label drawn with its baseline at (x, y) covers, plate included:
+ * the text's ascent (height), a descent for commas, and the outline around it. */
+static void label_rect(const char *text, int x, int y, double height, int thickness, double rect[4])
+{
+    double pad = thickness + 3;
+    rect[0] = x - pad;
+    rect[1] = y - height - pad;
+    rect[2] = yz_cv_text_width(text, height, thickness + 2) + 2 * pad;
+    rect[3] = 1.3 * height + 2 * pad;
+}
+
+/* The banner's rows and where they go: across the top, or across the bottom when fewer dice
+ * stand there, so that it hides no die (a die the top edge cuts is often the one refused). Its
+ * band (y, h) goes to band[]. Returns the number of rows. */
+static int place_banner(const yz_cv_image *target, const yz_vision_result *result, double sy,
+                        const char *text, int line, char rows[BANNER_ROWS][260], double *height,
+                        int *baseline, double band[2])
+{
+    *height = fmax(14, target->h / 30.0);
+    int n = banner_rows(target, text, *height, line, rows);
+    double pitch = 1.4 * *height, band_h = 10 + pitch * n;
+    *baseline = 10 + (int)*height;
+    band[0] = 0;
+    if (dice_in_band(result, sy, target->h - band_h, target->h) <
+        dice_in_band(result, sy, 0, band_h)) {
+        *baseline = target->h - (int)band_h + (int)*height;
+        band[0] = target->h - band_h;
+    }
+    band[1] = band_h + 0.3 * *height;
+    return n;
+}
+
 /* The banner, in as many rows as it takes to fit the width (up to BANNER_ROWS): a refusal's
- * reason is the point of the picture and must be read whole. It goes across the top, or across
- * the bottom when fewer dice stand there, so that it hides no die (a die the top edge cuts is
- * often the one refused). */
+ * reason is the point of the picture and must be read whole. */
 static int draw_banner(yz_cv_image *target, const yz_vision_result *result, double sy,
                        const char *text, int line, const uint8_t colour[3])
 {
-    double height = target->h / 30.0;
-    if (height < 14) height = 14;
     char rows[BANNER_ROWS][260];
-    int n = banner_rows(target, text, height, line, rows);
-    double pitch = 1.4 * height, band = 10 + pitch * n;
-    int y = 10 + (int)height;
-    if (dice_in_band(result, sy, target->h - band, target->h) < dice_in_band(result, sy, 0, band))
-        y = target->h - (int)band + (int)height;
+    double height, band[2];
+    int y;
+    int n = place_banner(target, result, sy, text, line, rows, &height, &y, band);
+    double pitch = 1.4 * height;
     int failed = 0;
-    for (int k = 0; k < n && !failed; k++)
-        failed |= yz_cv_draw_text(target, rows[k], 10, y + (int)(k * pitch), height, colour, line);
+    for (int k = 0; k < n && !failed; k++) {
+        double rect[4];
+        label_rect(rows[k], 10, y + (int)(k * pitch), height, line, rect);
+        failed |= draw_label(target, rows[k], rect, 10, y + (int)(k * pitch), height, colour, line);
+    }
     return failed;
 }
 
-/* Every die's box (thin), the top face it was read from (bold) and its value, placed by `at`. */
-static int draw_dice(yz_cv_image *target, const yz_vision_result *result, placement at, int line)
+static double overlap(const double a[4], const double b[4])
+{
+    double w = fmin(a[0] + a[2], b[0] + b[2]) - fmax(a[0], b[0]);
+    double h = fmin(a[1] + a[3], b[1] + b[3]) - fmax(a[1], b[1]);
+    return w > 0 && h > 0 ? w * h : 0;
+}
+
+/* A die's label and where it goes. */
+typedef struct {
+    char text[40];
+    double height;
+    const uint8_t *colour;
+    int x, y;       /* baseline start */
+    double rect[4]; /* what it covers, plate included */
+} die_label;
+
+/* The die's label: its value ("?" when unread), or, where the claim differs, both values. */
+static void label_text(const yz_vision_result *result, const yz_vision_claim *claim, int i,
+                       double digit_height, die_label *label)
+{
+    const yz_vision_die *die = &result->dice[i];
+    label->height = digit_height;
+    label->colour = die->certain ? GREEN : ORANGE;
+    snprintf(label->text, sizeof label->text, "%c", die->value ? '0' + die->value : '?');
+    if (claim && claim->differs[i]) {
+        snprintf(label->text, sizeof label->text, "claim %d, photo %d", claim->differs[i],
+                 die->value);
+        label->height = fmax(16, 0.6 * digit_height);
+        label->colour = RED;
+    }
+}
+
+/* Places every die's label beside its box (boxes[i], picture pixels) where it covers the least
+ * of the other labels, of every die's box and of the banner's band (band_h 0: none): right of
+ * the box at its top first, then left, above, below, at the bottom right and left, and above
+ * and below the right end. A label pushed past the picture's edge is moved back inside. Dice
+ * are placed left to right, each avoiding the labels placed before it. */
+static void place_labels(const yz_cv_image *target, const double boxes[][4], int n_dice,
+                         const double band[2], int line, die_label *labels)
+{
+    const double gap = 4;
+    for (int i = 0; i < n_dice; i++) {
+        die_label *label = &labels[i];
+        double probe[4];
+        label_rect(label->text, 0, 0, label->height, line, probe);
+        double w = probe[2], h = probe[3], ascent = -probe[1];
+        const double *b = boxes[i];
+        double x0 = b[0], y0 = b[1], x1 = b[0] + b[2], y1 = b[1] + b[3];
+        /* Top-left corners of the plate, in order of preference. */
+        const double at[8][2] = {{x1 + gap, y0},         {x0 - gap - w, y0}, {x0, y0 - gap - h},
+                                 {x0, y1 + gap},         {x1 + gap, y1 - h}, {x0 - gap - w, y1 - h},
+                                 {x1 - w, y0 - gap - h}, {x1 - w, y1 + gap}};
+        double best_cost = INFINITY;
+        for (int k = 0; k < 8; k++) {
+            double rect[4] = {fmin(fmax(at[k][0], 0), target->w - w),
+                              fmin(fmax(at[k][1], 0), target->h - h), w, h};
+            double band_rect[4] = {0, band[0], target->w, band[1]};
+            double cost = overlap(rect, band_rect);
+            for (int j = 0; j < n_dice; j++)
+                cost += overlap(rect, boxes[j]) + (j < i ? overlap(rect, labels[j].rect) : 0);
+            if (cost < best_cost) {
+                best_cost = cost;
+                memcpy(label->rect, rect, sizeof rect);
+                label->x = (int)lround(rect[0] - probe[0]);
+                label->y = (int)lround(rect[1] + ascent);
+            }
+        }
+    }
+}
+
+/* The dice's boxes in picture pixels, placed by `at`. */
+static void picture_boxes(const yz_vision_result *result, placement at, double boxes[][4])
+{
+    for (int i = 0; i < result->n_dice; i++) {
+        const int *box = result->dice[i].box;
+        boxes[i][0] = box[0] * at.ax + at.bx;
+        boxes[i][1] = box[1] * at.ay + at.by;
+        boxes[i][2] = box[2] * at.ax;
+        boxes[i][3] = box[3] * at.ay;
+    }
+}
+
+/* Every die's label with its text and place on target, the dice placed by `at`. */
+static void layout_labels(const yz_cv_image *target, const yz_vision_result *result,
+                          const yz_vision_claim *claim, placement at, const double band[2],
+                          int line, die_label *labels)
+{
+    double boxes[YZ_VISION_MAX_DICE][4];
+    picture_boxes(result, at, boxes);
+    for (int i = 0; i < result->n_dice; i++) {
+        /* Half the die high, but no higher than a 25th of the picture is wide: in a close-up
+         * larger labels would cover the neighbours. */
+        double digit_height = fmax(18, fmin(0.5 * boxes[i][3], 0.04 * target->w));
+        label_text(result, claim, i, digit_height, &labels[i]);
+    }
+    place_labels(target, (const double(*)[4])boxes, result->n_dice, band, line, labels);
+}
+
+/* Every die's box (thin), the top face it was read from (bold) and its label, placed by `at`;
+ * the labels keep out of the banner's band (band[1] 0: none). */
+static int draw_dice(yz_cv_image *target, const yz_vision_result *result,
+                     const yz_vision_claim *claim, placement at, const double band[2], int line)
 {
     int failed = 0;
+    die_label labels[YZ_VISION_MAX_DICE];
+    layout_labels(target, result, claim, at, band, line, labels);
     for (int i = 0; i < result->n_dice; i++) {
         const yz_vision_die *die = &result->dice[i];
-        const uint8_t *colour = die->certain ? GREEN : ORANGE;
+        const uint8_t *colour = labels[i].colour;
         float x0 = (float)(die->box[0] * at.ax + at.bx), y0 = (float)(die->box[1] * at.ay + at.by);
         float x1 = (float)((die->box[0] + die->box[2]) * at.ax + at.bx),
               y1 = (float)((die->box[1] + die->box[3]) * at.ay + at.by);
         yz_cv_point outline[4] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
-        char label[2] = {die->value ? (char)('0' + die->value) : '?', 0};
-        /* Half the die high, but no higher than a 25th of the picture is wide: in a close-up
-         * larger labels would cover the neighbours. */
-        double text_height = fmax(18, fmin(0.5 * (y1 - y0), 0.04 * target->w));
         failed |= yz_cv_draw_polygon(target, outline, 4, colour, line > 2 ? line - 1 : 1);
         if (die->value) {
             yz_cv_point top[4];
@@ -110,9 +267,11 @@ static int draw_dice(yz_cv_image *target, const yz_vision_result *result, placem
                                        (float)(die->top[k][1] * at.ay + at.by)};
             failed |= yz_cv_draw_polygon(target, top, 4, colour, line + 1);
         }
-        failed |= yz_cv_draw_text(target, label, (int)x1 + 4, (int)(y0 + text_height), text_height,
-                                  colour, line + 1);
     }
+    /* Labels after every outline, so that no outline crosses a label. */
+    for (int i = 0; i < result->n_dice; i++)
+        failed |= draw_label(target, labels[i].text, labels[i].rect, labels[i].x, labels[i].y,
+                             labels[i].height, labels[i].colour, line + 1);
     return failed;
 }
 
@@ -182,9 +341,40 @@ static const yz_vision_image *close_up_source(const yz_vision_photo *photo, cons
     return working;
 }
 
+/* The banner's text: the roll read (beside the claim, when there is one), or the refusal. */
+static void banner_text(const yz_vision_result *result, const yz_vision_claim *claim,
+                        char banner[260], const uint8_t **colour)
+{
+    int at = 0, size = 260, n_differ = 0;
+    *colour = WHITE;
+    if (result->status == YZ_VISION_READ_REFUSED) {
+        at = snprintf(banner, (size_t)size, "refused: %s", result->reason);
+        *colour = RED;
+    } else {
+        at = snprintf(banner, (size_t)size, claim ? "photo:" : "roll:");
+        for (int i = 0; i < result->n_dice && at < size - 4; i++) {
+            at += snprintf(banner + at, (size_t)(size - at), " %d", result->roll[i]);
+            n_differ += claim && claim->differs[i];
+        }
+    }
+    if (!claim) return;
+    at += snprintf(banner + at, (size_t)(size - at > 0 ? size - at : 0),
+                   "%s claim:", result->status == YZ_VISION_READ_REFUSED ? "; the" : ",");
+    for (int i = 0; i < claim->n_claim && at < size - 4; i++)
+        at += snprintf(banner + at, (size_t)(size - at), " %d", claim->claim[i]);
+    if (result->status == YZ_VISION_READ_OK && at < size) {
+        if (n_differ)
+            snprintf(banner + at, (size_t)(size - at), " (%d %s differ%s)", n_differ,
+                     n_differ == 1 ? "die" : "dice", n_differ == 1 ? "s" : "");
+        else
+            snprintf(banner + at, (size_t)(size - at), " (holds)");
+        *colour = n_differ ? RED : GREEN;
+    }
+}
+
 static yz_vision_status annotate(const yz_vision_photo *photo, const uint8_t *bytes, size_t n_bytes,
-                                 const yz_vision_result *result, const char *out_png,
-                                 yz_vision_error *err)
+                                 const yz_vision_result *result, const yz_vision_claim *claim,
+                                 const char *out_png, yz_vision_error *err)
 {
     const yz_vision_image *source = &photo->image;
     double sx = (double)source->w / photo->full_w, sy = (double)source->h / photo->full_h;
@@ -201,7 +391,13 @@ static yz_vision_status annotate(const yz_vision_photo *photo, const uint8_t *by
     yz_cv_image close_up = {close_up_w, close_up_h, 3, canvas.w * 3,
                             canvas.rgb + (size_t)source->h * canvas.w * 3};
     int line = canvas.w > 1200 ? 3 : 2;
-    int failed = draw_dice(&picture, result, (placement){sx, 0, sy, 0}, line);
+    char banner[260], rows[BANNER_ROWS][260];
+    const uint8_t *banner_colour;
+    banner_text(result, claim, banner, &banner_colour);
+    double banner_height, band[2], no_band[2] = {0, 0};
+    int banner_y;
+    place_banner(&picture, result, sy, banner, line, rows, &banner_height, &banner_y, band);
+    int failed = draw_dice(&picture, result, claim, (placement){sx, 0, sy, 0}, band, line);
     if (zoom > 0) {
         yz_vision_photo sharper;
         const yz_vision_image *cut_from = close_up_source(photo, bytes, n_bytes, zoom, &sharper);
@@ -211,24 +407,15 @@ static yz_vision_status annotate(const yz_vision_photo *photo, const uint8_t *by
         window_corners(window, (double)cut_from->w / source->w, cut); /* in cut_from's pixels */
         failed |= yz_cv_warp_quad(&whole, cut, &close_up);
         yz_vision_photo_free(&sharper);
-        failed |= draw_dice(&close_up, result,
+        failed |= draw_dice(&close_up, result, claim,
                             (placement){sx * zoom, -window[0] * zoom, sy * zoom, -window[1] * zoom},
-                            line);
+                            no_band, line);
         /* Where the close-up was taken, and the seam between the two views. */
         failed |= yz_cv_draw_polygon(&picture, corners, 4, WHITE, 1);
         yz_cv_point seam[2] = {{0, 0}, {(float)close_up_w, 0}};
         failed |= yz_cv_draw_polygon(&close_up, seam, 2, WHITE, line);
     }
-    char banner[260];
-    if (result->status == YZ_VISION_READ_REFUSED)
-        snprintf(banner, sizeof banner, "refused: %s", result->reason);
-    else {
-        int at = snprintf(banner, sizeof banner, "roll:");
-        for (int i = 0; i < result->n_dice && at < (int)sizeof banner - 4; i++)
-            at += snprintf(banner + at, sizeof banner - (size_t)at, " %d", result->roll[i]);
-    }
-    failed |= draw_banner(&picture, result, sy, banner, line,
-                          result->status == YZ_VISION_READ_REFUSED ? RED : WHITE);
+    failed |= draw_banner(&picture, result, sy, banner, line, banner_colour);
     yz_vision_status status = YZ_VISION_OK;
     if (failed)
         status = yz_vision_fail(err, YZ_VISION_ERR_INTERNAL, out_png, "drawing failed");
@@ -241,7 +428,7 @@ static yz_vision_status annotate(const yz_vision_photo *photo, const uint8_t *by
 yz_vision_status yz_vision_annotate(const yz_vision_photo *photo, const yz_vision_result *result,
                                     const char *out_png, yz_vision_error *err)
 {
-    return annotate(photo, NULL, 0, result, out_png, err);
+    return annotate(photo, NULL, 0, result, NULL, out_png, err);
 }
 
 yz_vision_status yz_vision_annotate_from(const uint8_t *bytes, size_t n_bytes,
@@ -249,19 +436,41 @@ yz_vision_status yz_vision_annotate_from(const uint8_t *bytes, size_t n_bytes,
                                          const yz_vision_result *result, const char *out_png,
                                          yz_vision_error *err)
 {
-    return annotate(photo, bytes, n_bytes, result, out_png, err);
+    return annotate(photo, bytes, n_bytes, result, NULL, out_png, err);
+}
+
+yz_vision_status yz_vision_annotate_claim_file(const char *path, const yz_vision_photo *photo,
+                                               const yz_vision_result *result,
+                                               const yz_vision_claim *claim, const char *out_png,
+                                               yz_vision_error *err)
+{
+    uint8_t *bytes = NULL;
+    size_t n_bytes = 0;
+    yz_vision_error ignored;
+    /* Unreadable now (moved, say): the close-up comes from the working size. */
+    if (!path || yz_vision_read_whole_file(path, &bytes, &n_bytes, &ignored) != YZ_VISION_OK)
+        bytes = NULL;
+    yz_vision_status status = annotate(photo, bytes, n_bytes, result, claim, out_png, err);
+    yz_vision_release(bytes);
+    return status;
 }
 
 yz_vision_status yz_vision_annotate_file(const char *path, const yz_vision_photo *photo,
                                          const yz_vision_result *result, const char *out_png,
                                          yz_vision_error *err)
 {
-    uint8_t *bytes = NULL;
-    size_t n_bytes = 0;
-    yz_vision_error ignored;
-    /* Unreadable now (moved, say): the close-up comes from the working size. */
-    if (yz_vision_read_whole_file(path, &bytes, &n_bytes, &ignored) != YZ_VISION_OK) bytes = NULL;
-    yz_vision_status status = annotate(photo, bytes, n_bytes, result, out_png, err);
-    yz_vision_release(bytes);
-    return status;
+    return yz_vision_annotate_claim_file(path, photo, result, NULL, out_png, err);
+}
+
+void yz_vision_testing_label_rects(const yz_vision_result *result, const yz_vision_claim *claim,
+                                   int picture_w, int picture_h, double scale, double rects[][4])
+{
+    uint8_t pixel[3] = {0, 0, 0};
+    yz_cv_image target = {picture_w, picture_h, 3, 0, pixel}; /* measured, never drawn on */
+    die_label labels[YZ_VISION_MAX_DICE];
+    double no_band[2] = {0, 0};
+    layout_labels(&target, result, claim, (placement){scale, 0, scale, 0}, no_band,
+                  picture_w > 1200 ? 3 : 2, labels);
+    for (int i = 0; i < result->n_dice; i++)
+        memcpy(rects[i], labels[i].rect, sizeof rects[i]);
 }

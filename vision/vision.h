@@ -155,6 +155,23 @@ yz_vision_status yz_vision_annotate_file(const char *path, const yz_vision_photo
                                          const yz_vision_result *result, const char *out_png,
                                          yz_vision_error *err);
 
+/* What verify draws beside the roll read: the roll a player claims (claim, n_claim values, in the
+ * player's order) and, for each die of the result in its order, the value the claim has in its
+ * place where the die differs from it (differs[i]), 0 where it agrees. */
+typedef struct {
+    int n_claim;
+    int claim[YZ_VISION_MAX_DICE];
+    int differs[YZ_VISION_MAX_DICE];
+} yz_vision_claim;
+
+/* As yz_vision_annotate_file (path may be NULL: no sharper close-up), with the claim beside the
+ * roll in the banner, and each die that differs drawn red and labelled "claim 5, photo 6".
+ * claim NULL: as yz_vision_annotate_file. */
+yz_vision_status yz_vision_annotate_claim_file(const char *path, const yz_vision_photo *photo,
+                                               const yz_vision_result *result,
+                                               const yz_vision_claim *claim, const char *out_png,
+                                               yz_vision_error *err);
+
 /* Writes an RGB image as an 8-bit PNG. */
 yz_vision_status yz_vision_write_png(const yz_vision_image *image, const char *path,
                                      yz_vision_error *err);

@@ -17,4 +17,10 @@ void yz_vision_testing_verdict(yz_vision_result *result, int expect);
 void yz_vision_testing_combine_readers(const float whole_die[7], const float face[7],
                                        float combined[7]);
 
+/* Where the annotated picture puts each die's label, plate included: rects[i] = {x, y, w, h}
+ * for result->dice[i], on a picture picture_w x picture_h showing the full-size photo scaled by
+ * scale (no banner). */
+void yz_vision_testing_label_rects(const yz_vision_result *result, const yz_vision_claim *claim,
+                                   int picture_w, int picture_h, double scale, double rects[][4]);
+
 #endif
