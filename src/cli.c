@@ -18,6 +18,17 @@ int yz_cli_fail(int code, const char *fmt, ...)
     return code;
 }
 
+int yz_cli_bad_option(const char *command, int opt, char **argv)
+{
+    const char *option = argv[optind - 1];
+    if (opt == ':')
+        return yz_cli_fail(YZ_EXIT_USAGE, "%s%soption %s needs a value", command ? command : "",
+                           command ? ": " : "", option);
+    return yz_cli_fail(YZ_EXIT_USAGE, "%s%sunknown option %s (see: yardzee %s%s--help)",
+                       command ? command : "", command ? ": " : "", option, command ? command : "",
+                       command ? " " : "");
+}
+
 int yz_cli_fail_rules(const yz_rules_error *err)
 {
     int code = err->code == YZ_ERR_USAGE  ? YZ_EXIT_USAGE
@@ -55,10 +66,7 @@ int yz_cli_parse_roll_args(int argc, char **argv, const char *command, int allow
             args->throws_left = (int)value;
             break;
         }
-        case ':':
-            return yz_cli_fail(YZ_EXIT_USAGE, "%s: %s needs a value", command, argv[optind - 1]);
-        default:
-            return yz_cli_fail(YZ_EXIT_USAGE, "%s: unknown option %s", command, argv[optind - 1]);
+        default: return yz_cli_bad_option(command, opt, argv);
         }
     }
     if (optind < argc)

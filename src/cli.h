@@ -22,6 +22,10 @@ enum {
 
 /* Prints "yardzee: <message>" on stderr, one line, and returns code. */
 int yz_cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* What getopt_long's ':' (an option without its value) or '?' (an unknown option) means, as one
+ * line: "COMMAND: option --x needs a value" or "COMMAND: unknown option --x"; returns
+ * YZ_EXIT_USAGE. Needs the optstring to start with ':'. command NULL: none. */
+int yz_cli_bad_option(const char *command, int opt, char **argv);
 /* Maps a librules status to an exit code after printing its message. */
 int yz_cli_fail_rules(const yz_rules_error *err);
 

@@ -378,7 +378,7 @@ int yz_cmd_batch(int argc, char **argv)
         case 'R': rules_name = optarg; break;
         case 'r': resume = 1; break;
         case 'h': fputs(batch_help, stdout); return YZ_EXIT_OK;
-        default: return yz_cli_fail(YZ_EXIT_USAGE, "batch: bad option %s", argv[optind - 1]);
+        default: return yz_cli_bad_option("batch", opt, argv);
         }
     }
     if (optind >= argc) return yz_cli_fail(YZ_EXIT_USAGE, "batch: give at least one folder");

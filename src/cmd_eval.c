@@ -401,7 +401,7 @@ int yz_cmd_eval(int argc, char **argv)
             break;
         }
         default:
-            code = yz_cli_fail(YZ_EXIT_USAGE, "eval: bad option %s", argv[optind - 1]);
+            code = yz_cli_bad_option("eval", opt, argv);
         }
     }
     if (code != YZ_EXIT_OK) return code;

@@ -50,8 +50,7 @@ static int parse_game_args(int argc, char **argv, game_args *args)
         case 'j': args->json = 1; break;
         case 'F': args->force = 1; break;
         case 'h': args->help = 1; break;
-        case ':': return yz_cli_fail(YZ_EXIT_USAGE, "game: %s needs a value", argv[optind - 1]);
-        default: return yz_cli_fail(YZ_EXIT_USAGE, "game: unknown option %s", argv[optind - 1]);
+        default: return yz_cli_bad_option("game", opt, argv);
         }
     }
     if (optind < argc) args->argument = argv[optind++];
@@ -109,14 +108,16 @@ static void print_advice(const yz_game *game)
         printf("Advice: keep ");
         if (keep.n_keep) print_dice(keep.keep, keep.n_keep);
         else printf("nothing");
-        printf(" and throw %d dice (expected final score %.1f).\n", YZ_N_DICE - keep.n_keep,
-               keep.expected);
+        printf(" and throw %d %s (expected final score %.1f).\n", YZ_N_DICE - keep.n_keep,
+               YZ_N_DICE - keep.n_keep == 1 ? "die" : "dice", keep.expected);
     } else {
         yz_box_advice box;
-        if (yz_advise_boxes(strategy, card, &game->dice, &box, 1))
-            printf("Advice: %sscore %s for %d (expected final score %.1f).\n",
-                   throws_left ? "stop and " : "", yz_cli_box_label(game->profile, box.option.box),
-                   box.option.points + box.option.bonus, box.expected);
+        if (yz_advise_boxes(strategy, card, &game->dice, &box, 1)) {
+            printf("Advice: %sscore %s for %d", throws_left ? "stop and " : "",
+                   yz_cli_box_label(game->profile, box.option.box), box.option.points);
+            if (box.option.bonus) printf(", +%d Yahtzee bonus", box.option.bonus);
+            printf(" (expected final score %.1f).\n", box.expected);
+        }
     }
     yz_strategy_free(strategy);
 }
@@ -223,12 +224,36 @@ static int game_new(const game_args *args)
     return code;
 }
 
-/* Reads the dice from a photo, or from --roll. */
-static int thrown_dice(const game_args *args, yz_roll *roll)
+/* How many values "2,4,5" or "2 4 5" holds. */
+static int count_values(const char *text)
+{
+    int n = 0;
+    for (const char *p = text; *p; p++)
+        n += *p != ',' && *p != ' ' && (p == text || p[-1] == ',' || p[-1] == ' ');
+    return n;
+}
+
+/* Reads the dice from a photo, or from --roll: all five, or after a keep only the dice thrown
+ * again (the kept ones are added to them), as players say it. */
+static int thrown_dice(const game_args *args, const yz_game *game, yz_roll *roll)
 {
     if ((args->roll != NULL) == (args->argument != NULL))
         return yz_cli_fail(YZ_EXIT_USAGE, "game throw: give a PHOTO or --roll, not both");
     yz_rules_error err;
+    if (args->roll && game->n_kept && count_values(args->roll) == YZ_N_DICE - game->n_kept) {
+        char whole[64];
+        int at = 0;
+        for (int i = 0; i < game->n_kept; i++) at += snprintf(whole + at, sizeof whole - (size_t)at, "%d,", game->kept[i]);
+        snprintf(whole + at, sizeof whole - (size_t)at, "%.40s", args->roll);
+        return yz_rules_roll_parse(whole, "--roll", roll, &err) == YZ_OK ? YZ_EXIT_OK
+                                                                       : yz_cli_fail_rules(&err);
+    }
+    if (args->roll && game->n_kept && count_values(args->roll) != YZ_N_DICE)
+        return yz_cli_fail(YZ_EXIT_USAGE,
+                           "game throw: --roll: give the %d dice, or the %d %s thrown again "
+                           "besides the kept ones (%d given)",
+                           YZ_N_DICE, YZ_N_DICE - game->n_kept,
+                           YZ_N_DICE - game->n_kept == 1 ? "die" : "dice", count_values(args->roll));
     if (args->roll)
         return yz_rules_roll_parse(args->roll, "--roll", roll, &err) == YZ_OK ? YZ_EXIT_OK
                                                                             : yz_cli_fail_rules(&err);
@@ -260,7 +285,7 @@ static int game_move(const char *command, const game_args *args)
         code = yz_cli_fail(YZ_EXIT_DATA, "%s: it is %s's turn, not %s's", args->file,
                            game->names[game->current], args->player);
     else if (strcmp(command, "throw") == 0) {
-        code = thrown_dice(args, &roll);
+        code = thrown_dice(args, game, &roll);
         if (code == YZ_EXIT_OK) move = yz_game_move_throw(game, &roll, args->roll ? NULL : args->argument);
     } else if (!args->argument) {
         code = yz_cli_fail(YZ_EXIT_USAGE, "game %s: which %s?", command,
@@ -281,6 +306,7 @@ static int game_move(const char *command, const game_args *args)
     const char *player = game->names[game->current];
     char who[YZ_NAME_MAX];
     snprintf(who, sizeof who, "%s", player);
+    int bonuses_before = game->cards[game->current].extra_yahtzees;
     char why[300];
     if (code == YZ_EXIT_OK && (code = yz_game_file_play(&file, move, why, sizeof why)) != YZ_EXIT_OK)
         code = yz_cli_fail(code, "%s: %s (nothing changed)", args->file, why);
@@ -296,15 +322,21 @@ static int game_move(const char *command, const game_args *args)
             printf("%s keeps ", who);
             if (game->n_kept) print_dice(game->kept, game->n_kept);
             else printf("nothing");
-            printf(" and throws %d dice.\n", YZ_N_DICE - game->n_kept);
+            printf(" and throws %d %s.\n", YZ_N_DICE - game->n_kept,
+                   YZ_N_DICE - game->n_kept == 1 ? "die" : "dice");
         } else {
             yz_box box;
             yz_rules_box_parse(game->profile, args->argument, &box, NULL);
             yz_totals totals;
-            yz_rules_totals(game->profile, &game->cards[yz_game_player(game, who)], &totals);
-            printf("%s scores %d in %s (total %d).\n", who,
+            const yz_card *card = &game->cards[yz_game_player(game, who)];
+            yz_rules_totals(game->profile, card, &totals);
+            printf("%s scores %d in %s", who,
                    (int)json_integer_value(json_object_get(played, "points")),
-                   yz_cli_box_label(game->profile, box), totals.total);
+                   yz_cli_box_label(game->profile, box));
+            if (card->extra_yahtzees > bonuses_before)
+                printf(", +%d Yahtzee bonus",
+                       (card->extra_yahtzees - bonuses_before) * game->profile->extra_yahtzee_bonus);
+            printf(" (total %d).\n", totals.total);
             if (yz_game_is_over(game)) print_standings(game);
             else print_whose_turn(game);
         }
@@ -331,6 +363,29 @@ static int game_show(const game_args *args)
     return code;
 }
 
+/* "Took back Ann's throw 3 3 2 4 5.", "... Ann's keep of 3 3.", "... Ann's 9 in Threes." */
+static void print_undone(const yz_game *game, const json_t *move)
+{
+    const char *player = json_string_value(json_object_get(move, "player"));
+    json_t *thrown = json_object_get(move, "throw"), *kept = json_object_get(move, "keep");
+    const char *box_name = json_string_value(json_object_get(move, "score"));
+    printf("Took back %s's ", player ? player : "the last player");
+    if (thrown || kept) {
+        json_t *dice = thrown ? thrown : kept;
+        printf(thrown ? "throw" : json_array_size(dice) ? "keep of" : "keep of nothing");
+        for (size_t i = 0; i < json_array_size(dice); i++)
+            printf(" %d", (int)json_integer_value(json_array_get(dice, i)));
+        if (thrown && json_string_value(json_object_get(move, "photo")))
+            printf(" (from %s)", json_string_value(json_object_get(move, "photo")));
+    } else {
+        yz_box box;
+        int known = box_name && yz_rules_box_parse(game->profile, box_name, &box, NULL) == YZ_OK;
+        printf("%d in %s", (int)json_integer_value(json_object_get(move, "points")),
+               known ? yz_cli_box_label(game->profile, box) : "a box");
+    }
+    printf(".\n");
+}
+
 static int game_undo(const game_args *args)
 {
     yz_game_file file;
@@ -340,9 +395,7 @@ static int game_undo(const game_args *args)
     code = yz_game_file_undo(&file, args->file);
     if (code == YZ_EXIT_OK) code = yz_game_file_save(&file, args->file);
     if (code == YZ_EXIT_OK) {
-        char *text = json_dumps(last, JSON_COMPACT);
-        printf("Took back %s.\n", text ? text : "the last move");
-        free(text);
+        print_undone(&file.game, last);
         print_whose_turn(&file.game);
     }
     json_decref(last);

@@ -34,7 +34,7 @@ static int parse_read_args(int argc, char **argv, read_args *args)
     optind = 1;
     opterr = 0;
     int option;
-    while ((option = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
+    while ((option = getopt_long(argc, argv, ":", long_options, NULL)) != -1) {
         switch (option) {
         case 'j': args->json = 1; break;
         case 'a': args->annotate = optarg; break;
@@ -46,9 +46,7 @@ static int parse_read_args(int argc, char **argv, read_args *args)
             else return yz_cli_fail(YZ_EXIT_USAGE, "read: --expect takes a number of dice or 'any', not '%s'", optarg);
             break;
         case 'h': fputs(read_usage, stdout); return -1;
-        default:
-            return yz_cli_fail(YZ_EXIT_USAGE, "read: unknown or incomplete option '%s' (see: yardzee read --help)",
-                               argv[optind - 1]);
+        default: return yz_cli_bad_option("read", option, argv);
         }
     }
     if (optind != argc - 1)
@@ -73,7 +71,7 @@ static void print_human(const yz_vision_result *result)
     if (result->status == YZ_VISION_READ_OK) {
         printf("Roll");
         for (int i = 0; i < result->n_dice; i++) printf(" %d", result->roll[i]);
-        printf("  (%d dice, left to right)\n", result->n_dice);
+        printf("  (%d %s, left to right)\n", result->n_dice, result->n_dice == 1 ? "die" : "dice");
     } else {
         printf("Refused: %s\n%s\n", result->reason, result->retake);
     }

@@ -68,7 +68,7 @@ int yz_cmd_snap(int argc, char **argv)
                 return yz_cli_fail(YZ_EXIT_USAGE, "--throws-left: '%s' is not 0, 1 or 2", optarg);
             throws_left = optarg[0] - '0';
             break;
-        default: return yz_cli_fail(YZ_EXIT_USAGE, "unknown option %s (see: yardzee --help)", argv[optind - 1]);
+        default: return yz_cli_bad_option(NULL, opt, argv);
         }
     }
     if (optind != argc - 1) return yz_cli_fail(YZ_EXIT_USAGE, "expected one photo (see: yardzee --help)");
@@ -109,7 +109,8 @@ int yz_cmd_snap(int argc, char **argv)
     if (keeping) {
         printf("Keep:");
         for (int i = 0; i < keep.n_keep; i++) printf(" %d", keep.keep[i]);
-        printf("%s and throw %d dice again.\n", keep.n_keep ? "" : " nothing", YZ_N_DICE - keep.n_keep);
+        printf("%s and throw %d %s again.\n", keep.n_keep ? "" : " nothing", YZ_N_DICE - keep.n_keep,
+               YZ_N_DICE - keep.n_keep == 1 ? "die" : "dice");
     } else {
         printf("Score: %s for %d points%s.\n", yz_cli_box_label(profile, box.option.box),
                box.option.points + box.option.bonus,

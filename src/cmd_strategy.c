@@ -27,7 +27,7 @@ int yz_cmd_strategy(int argc, char **argv)
         else if (opt == 'n') no_extra = 1;
         else if (opt == 'j') json = 1;
         else if (opt == 'h') return fputs(strategy_help, stdout), YZ_EXIT_OK;
-        else return yz_cli_fail(YZ_EXIT_USAGE, "strategy: bad option %s", argv[optind - 1]);
+        else return yz_cli_bad_option("strategy", opt, argv);
     }
     if (optind < argc)
         return yz_cli_fail(YZ_EXIT_USAGE, "strategy: unexpected argument '%s'", argv[optind]);

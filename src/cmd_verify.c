@@ -77,7 +77,7 @@ int yz_cmd_verify(int argc, char **argv)
         else if (opt == 'a') annotate = optarg;
         else if (opt == 'j') json = 1;
         else if (opt == 'h') return fputs(verify_help, stdout), YZ_EXIT_OK;
-        else return yz_cli_fail(YZ_EXIT_USAGE, "verify: bad option %s", argv[optind - 1]);
+        else return yz_cli_bad_option("verify", opt, argv);
     }
     if (optind != argc - 1) return yz_cli_fail(YZ_EXIT_USAGE, "verify: expected one photo");
     if (!claim_text) return yz_cli_fail(YZ_EXIT_USAGE, "verify: --claim 5,5,5,2,4 is required");

@@ -1,6 +1,9 @@
 /* main.c - yardzee: read dice from a lawn photo and score them. One file per subcommand. */
+#include <dirent.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -39,6 +42,63 @@ static void usage(FILE *out)
           "read with confidence), 4 verify: not the claimed roll, 5 eval requirement not met, 70 internal error\n", out);
 }
 
+/* Edit distance with swaps of neighbours, for "did you mean" (names up to 31 characters). */
+static int typo_distance(const char *a, const char *b)
+{
+    int la = (int)strlen(a), lb = (int)strlen(b), d[32][32];
+    if (la > 31 || lb > 31) return 99;
+    for (int i = 0; i <= la; i++)
+        for (int j = 0; j <= lb; j++) {
+            int best = i == 0 ? j : j == 0 ? i : d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (i && j && d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
+            if (i && j && d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[la][lb];
+}
+
+/* argv[1] is neither a command nor a file: a path that does not exist says so (naming a file of
+ * that name in another case, as a phone names LAWN_004.JPG), a near miss of a command gets "did
+ * you mean", as git does. */
+static int not_a_command(const char *word)
+{
+    const char *dot = strrchr(word, '.');
+    if (strchr(word, '/') || (dot && dot != word && dot[1])) {
+        char dir_copy[4096], base_copy[4096];
+        snprintf(dir_copy, sizeof dir_copy, "%s", word);
+        snprintf(base_copy, sizeof base_copy, "%s", word);
+        const char *dir = dirname(dir_copy), *base = basename(base_copy);
+        DIR *d = opendir(dir);
+        struct dirent *entry;
+        while (d && (entry = readdir(d)))
+            if (strcasecmp(entry->d_name, base) == 0) {
+                fprintf(stderr, "yardzee: %s: no such file (did you mean %s%s%s?)\n", word,
+                        strcmp(dir, ".") == 0 && !strchr(word, '/') ? "" : dir,
+                        strcmp(dir, ".") == 0 && !strchr(word, '/') ? "" : "/", entry->d_name);
+                closedir(d);
+                return YZ_EXIT_DATA;
+            }
+        if (d) closedir(d);
+        fprintf(stderr, "yardzee: %s: no such file\n", word);
+        return YZ_EXIT_DATA;
+    }
+    const char *nearest = NULL;
+    int nearest_distance = 3;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        int distance = typo_distance(word, commands[i].name);
+        if (distance < nearest_distance) nearest = commands[i].name, nearest_distance = distance;
+    }
+    if (nearest && nearest_distance <= (strlen(word) <= 4 ? 1 : 2))
+        fprintf(stderr, "yardzee: unknown command '%s'; did you mean '%s'? (see: yardzee --help)\n",
+                word, nearest);
+    else
+        fprintf(stderr, "yardzee: unknown command '%s' (see: yardzee --help)\n", word);
+    return YZ_EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
     yz_vision_reuse_memory(); /* batch, serve and eval read photo after photo */
@@ -55,6 +115,5 @@ int main(int argc, char **argv)
         if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
     /* Anything else that names a file is a photo: `yardzee PHOTO` reads it and advises. */
     if (argv[1][0] != '-' && access(argv[1], F_OK) == 0) return yz_cmd_snap(argc, argv);
-    fprintf(stderr, "yardzee: unknown command '%s' (see: yardzee --help)\n", argv[1]);
-    return YZ_EXIT_USAGE;
+    return not_a_command(argv[1]);
 }

@@ -27,7 +27,13 @@ check "letters" 2 "'x' is not a die value" -- score --roll x,2,3,4,5
 check "no roll" 2 '--roll is required' -- score
 check "unknown rules" 2 "unknown rules 'poker'" -- score --roll 1,2,3,4,5 --rules poker
 check "unknown option" 2 'unknown option --frobnicate' -- score --roll 1,2,3,4,5 --frobnicate
-check "unknown command" 2 "unknown command 'dance'" -- dance
+check "unknown command" 2 "unknown command 'dance' \(see" -- dance
+check "a command with a typo" 2 "unknown command 'scroe'; did you mean 'score'\?" -- scroe
+check "a photo that is not there" 1 "^yardzee: LAWN_004.JPG: no such file$" -- LAWN_004.JPG
+check "a photo in another case" 1 "LAWN_004.JPG: no such file \(did you mean .*/lawn/lawn_004.jpg\?\)" -- "$samples/lawn/LAWN_004.JPG"
+check "an option without its value" 2 "^yardzee: score: option --roll needs a value$" -- score --roll
+check "a game option without its value" 2 "^yardzee: game: option --file needs a value$" -- game show --file
+check "a box label in a card" 0 "Roll 5 2 5 6 5" -- score --roll 5,2,5,6,5 --card "$(card label.json '{"boxes": {"Threes": 9}}')"
 check "missing card" 1 'nope.json: cannot open' -- score --roll 1,2,3,4,5 --card "$tmp/nope.json"
 check "broken json" 1 'broken.json: line 1: ' -- score --roll 1,2,3,4,5 --card "$(card broken.json '{"boxes": {"aces": 3,')"
 check "unknown box" 1 'boxes.eights: not a box of the yahtzee rules' -- score --roll 1,2,3,4,5 --card "$(card eights.json '{"boxes": {"eights": 8}}')"

@@ -28,6 +28,9 @@ check "first throw with advice" 0 'Advice: keep 3 3 and throw 3 dice' -- game th
 check_unchanged "keep dice not thrown" 'cannot keep dice that were not thrown' -- game keep 5,5 --file g.json
 check "keep" 0 'Ann keeps 3 3 and throws 3 dice' -- game keep 3,3 --file g.json
 check_unchanged "throw without the kept dice" 'kept dice that are not in this throw' -- game throw --roll 1,2,4,5,6 --file g.json
+check "second throw: only the dice thrown again" 0 'throw 2 of 3: 3 3 3 2 5' -- game throw --roll 3,2,5 --file g.json
+check "undo says what it took back" 0 "^Took back Ann's throw 3 3 3 2 5\.$" -- game undo --file g.json
+check "a throw of neither all dice nor the dice thrown again" 2 'give the 5 dice, or the 3 dice thrown again besides the kept ones \(2 given\)' -- game throw --roll 2,5 --file g.json
 check "second throw" 0 'throw 2 of 3: 3 3 3 2 5' -- game throw --roll 3,3,3,2,5 --file g.json
 check "third throw" 0 'Advice: score Threes for 9' -- game throw --roll 3,3,3,2,5 --file g.json
 check_unchanged "a fourth throw" 'Ann has thrown three times: score a box' -- game throw --roll 1,1,1,1,1 --file g.json
@@ -35,10 +38,11 @@ check_unchanged "scoring out of turn" "it is Ann's turn, not Bob's" -- game scor
 check_unchanged "a stranger" "'Eve' is not playing" -- game score threes --player Eve --file g.json
 check "score" 0 'Ann scores 9 in Threes \(total 9\)' -- game score threes --player Ann --file g.json
 check "Bob throws" 0 'Bob, throw 1 of 3' -- game throw --roll 2,2,3,3,3 --file g.json
-check "Bob scores" 0 'Bob scores 25 in Full House' -- game score full_house --file g.json
+check "a box name with a typo" 2 "'Ful Hose' is not a box of the yahtzee rules; did you mean full_house\? \(boxes: aces twos" -- game score "Ful Hose" --file g.json
+check "Bob scores" 0 'Bob scores 25 in Full House' -- game score "Full House" --file g.json
 check "Ann throws" 0 'Ann, throw 1 of 3' -- game throw --roll 3,3,3,3,3 --file g.json
 check_unchanged "scoring a filled box" 'threes is already filled' -- game score threes --file g.json
-check "undo" 0 'Took back \{"player":"Ann","throw":\[3,3,3,3,3\]\}' -- game undo --file g.json
+check "undo" 0 "^Took back Ann's throw 3 3 3 3 3\.$" -- game undo --file g.json
 check "show after undo" 0 "Round 2 of 13: Ann's turn\." -- game show --file g.json
 check "show json" 0 '"turn":"Ann","round":2,"throws":0' -- game show --json --file g.json
 check "standings" 0 'Standings: 1. Bob 25, 2. Ann 9' -- game show --file g.json
@@ -53,6 +57,16 @@ printf '{"yardzee_game": 1, "rules": "yahtzee", "players": ["Ann"], "moves": [{"
 check "a die of 9" 1 'nine.json: move 1: "throw" must be five dice 1-6' -- game show --file nine.json
 printf '{"yardzee_game": 1, "rules": "yahtzee", "players": ["Ann"], "moves": [' >broken.json
 check "broken json" 1 'broken.json: line 1:' -- game show --file broken.json
+
+# One die thrown again is one die; an extra Yahtzee's bonus is said where it is scored.
+"$yardzee" game new --players Solo --file solo.json >/dev/null
+"$yardzee" game throw --roll 6,6,6,6,2 --file solo.json >/dev/null
+check "keep four: throw 1 die" 0 '^Solo keeps 6 6 6 6 and throws 1 die\.$' -- game keep 6,6,6,6 --file solo.json
+check "throw the one die again" 0 'Solo, throw 2 of 3: 6 6 6 6 6' -- game throw --roll 6 --file solo.json
+check "score a label as printed" 0 'Solo scores 50 in Yahtzee \(total 50\)' -- game score Yahtzee --file solo.json
+check "advice with the bonus" 0 'Advice: (stop and )?score Sixes for 30, \+100 Yahtzee bonus' -- game throw --roll 6,6,6,6,6 --file solo.json
+check "score with the bonus" 0 '^Solo scores 30 in Sixes, \+100 Yahtzee bonus \(total 180\)\.$' -- game score sixes --file solo.json
+check "undo of a score" 0 "^Took back Solo's 30 in Sixes\.$" -- game undo --file solo.json
 
 # A whole solitaire game of Yatzy ends with a winner.
 check "solitaire yatzy needs two" 2 'the yatzy rules are for 2-6 players' -- game new --players Solo --rules yatzy --file y.json

@@ -59,6 +59,8 @@ check "verify json" 4 '"verdict":"mismatch",.*"differ":\[\{"die":[1-5],"shows":[
 check "verify json unreadable" 3 '"verdict":"unreadable","reason":"' -- verify "$samples/lawn/$refused" --claim "$claim" --json
 check "snap json" 0 '"status":"ok","reason":"","roll":\[[1-6,]+\],"confidence":[0-9.]+,"advice":\{"box":' -- "$samples/lawn/$good" --json
 check "snap json refused" 3 '"status":"refused",.*"advice":null,"retake":"Take another photo [^"]+\."' -- "$samples/lawn/$refused" --json
+check "verify option without its value" 2 "^yardzee: verify: option --claim needs a value$" -- verify "$samples/lawn/$good" --claim
+check "read option without its value" 2 "^yardzee: read: option --annotate needs a value$" -- read "$samples/lawn/$good" --annotate
 check "verify bad claim" 2 "--claim: expected 5 dice, got 4" -- verify "$samples/lawn/$good" --claim 1,2,3,4
 
 mkdir -p "$tmp/photos/sub"
