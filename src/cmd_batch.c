@@ -2,8 +2,8 @@
  *
  * Photos are read by --jobs threads, but rows are written in sorted file order, so the output
  * is the same whatever the number of jobs. One bad file is one "unreadable" row, never the end
- * of the batch. The output file is replaced atomically; --resume keeps the rows already in it
- * and reads only the photos it lacks. */
+ * of the batch. The output files are replaced atomically; --resume keeps the rows already in
+ * them and reads only the photos they lack. */
 #include <dirent.h>
 #include <getopt.h>
 #include <jansson.h>
@@ -22,14 +22,19 @@
 #define MAX_DEPTH 32
 
 static const char batch_help[] =
-    "usage: yardzee batch DIR... [--jobs N] [--csv OUT.csv | --json OUT.json] [--rules P]\n"
-    "                    [--resume]\n"
-    "Reads every JPEG, PNG and HEIC under the folders (recursively, in sorted order) and writes\n"
-    "one row per photo: file, status (ok, refused, unreadable), reason, roll, per-die confidence,\n"
-    "and the best box on an empty card with its points. CSV goes to stdout without --csv/--json.\n"
-    "--jobs defaults to the number of cores; the output does not depend on it. --resume skips\n"
-    "photos already in the output file. A summary goes to stderr, and a progress bar on a\n"
-    "terminal.\n";
+    "usage: yardzee batch (DIR | PHOTO)... [--jobs N] [--csv OUT.csv] [--json OUT.json]\n"
+    "                    [--rules P] [--resume]\n"
+    "Reads the photos named and every JPEG, PNG and HEIC under the folders (recursively, in\n"
+    "sorted order) and writes one row per photo: file, status (ok, refused, unreadable), reason,\n"
+    "roll, per-die confidence (of every die found, also when refused), the box that scores most\n"
+    "points now with its points, and the advisor's box on an empty card with its points. CSV\n"
+    "goes to stdout without --csv/--json; both may be given. --jobs defaults to the number of\n"
+    "cores; the output does not depend on it. --resume skips photos already in the output\n"
+    "files. A summary goes to stderr, and a progress bar on a terminal.\n";
+
+/* The CSV header: --resume refuses a file with another. */
+static const char csv_header[] =
+    "file,status,reason,roll,confidence,most_points_box,most_points,advisor_box,advisor_points\n";
 
 typedef struct {
     char **paths;
@@ -41,9 +46,10 @@ typedef struct {
     int status;   /* 0 ok, 1 refused, 2 unreadable */
     char reason[256];
     int roll[YZ_N_DICE];
-    double confidence[YZ_N_DICE];
-    yz_box best_box;
-    int best_points;
+    int n_dice; /* found, ok or refused */
+    double confidence[YZ_VISION_MAX_DICE];
+    yz_box most_box, advisor_box; /* most points now; the advisor's pick, on an empty card */
+    int most_points, advisor_points;
 } photo_row;
 
 static const char *const status_names[] = {"ok", "refused", "unreadable"};
@@ -106,6 +112,7 @@ typedef struct {
     photo_row *rows;
     const long *earlier_row; /* per photo: its row from an earlier run, or -1 to read it */
     const yz_strategy *strategy;
+    const yz_profile *profile;
     atomic_size_t next;
     atomic_int finished;
 } batch_job;
@@ -121,6 +128,9 @@ static void read_one(const batch_job *job, yz_vision_nets *nets, size_t index)
         snprintf(row->reason, sizeof row->reason, "%s", err.message);
         return;
     }
+    /* Every die's confidence, also on a refused photo: it shows which die was in doubt. */
+    row->n_dice = result.n_dice;
+    for (int i = 0; i < result.n_dice; i++) row->confidence[i] = result.dice[i].confidence;
     if (result.status != YZ_VISION_READ_OK) {
         row->status = 1;
         snprintf(row->reason, sizeof row->reason, "%s", result.reason);
@@ -129,15 +139,25 @@ static void read_one(const batch_job *job, yz_vision_nets *nets, size_t index)
     yz_roll roll;
     for (int i = 0; i < YZ_N_DICE; i++) {
         row->roll[i] = result.roll[i];
-        row->confidence[i] = result.dice[i].confidence;
         roll.dice[i] = (uint8_t)result.roll[i];
     }
     yz_card empty;
     yz_rules_card_init(&empty);
+    /* What a tournament counts: the most points this roll scores now (the first such box in
+     * the card's order on a tie); and apart from it, what the advisor would score for the
+     * game ahead. */
+    yz_option options[YZ_BOX_COUNT];
+    int n_options = yz_rules_options(job->profile, &empty, &roll, options);
+    row->most_points = -1;
+    for (int i = 0; i < n_options; i++)
+        if (options[i].points + options[i].bonus > row->most_points) {
+            row->most_box = options[i].box;
+            row->most_points = options[i].points + options[i].bonus;
+        }
     yz_box_advice best;
     yz_advise_boxes(job->strategy, &empty, &roll, &best, 1);
-    row->best_box = best.option.box;
-    row->best_points = best.option.points + best.option.bonus;
+    row->advisor_box = best.option.box;
+    row->advisor_points = best.option.points + best.option.bonus;
 }
 
 /* Each worker loads its own nets (a set serves one thread), when it first has a photo to read:
@@ -196,25 +216,34 @@ static void write_csv_row(FILE *out, const char *file, const photo_row *row)
     fputc(',', out);
     for (int i = 0; row->status == 0 && i < YZ_N_DICE; i++) fprintf(out, i ? " %d" : "%d", row->roll[i]);
     fputc(',', out);
-    for (int i = 0; row->status == 0 && i < YZ_N_DICE; i++)
+    for (int i = 0; row->status != 2 && i < row->n_dice; i++)
         fprintf(out, i ? " %.2f" : "%.2f", row->confidence[i]);
-    if (row->status == 0) fprintf(out, ",%s,%d\n", yz_rules_box_name(row->best_box), row->best_points);
-    else fprintf(out, ",,\n");
+    if (row->status == 0)
+        fprintf(out, ",%s,%d,%s,%d\n", yz_rules_box_name(row->most_box), row->most_points,
+                yz_rules_box_name(row->advisor_box), row->advisor_points);
+    else fprintf(out, ",,,,\n");
 }
 
 static json_t *row_json(const char *file, const photo_row *row)
 {
     json_t *roll = json_array(), *confidence = json_array();
-    for (int i = 0; row->status == 0 && i < YZ_N_DICE; i++) {
+    for (int i = 0; row->status == 0 && i < YZ_N_DICE; i++)
         json_array_append_new(roll, json_integer(row->roll[i]));
+    for (int i = 0; row->status != 2 && i < row->n_dice; i++)
         json_array_append_new(confidence, json_real((double)(int)(row->confidence[i] * 100 + 0.5) / 100));
-    }
     json_t *entry = json_pack("{s:s, s:s, s:s, s:o, s:o}", "file", file, "status",
                               status_names[row->status], "reason", row->reason, "roll", roll,
                               "confidence", confidence);
-    json_object_set_new(entry, "best_box",
-                        row->status == 0 ? json_string(yz_rules_box_name(row->best_box)) : json_null());
-    json_object_set_new(entry, "points", row->status == 0 ? json_integer(row->best_points) : json_null());
+    json_object_set_new(entry, "most_points",
+                        row->status == 0 ? json_pack("{s:s, s:i}", "box",
+                                                     yz_rules_box_name(row->most_box), "points",
+                                                     row->most_points)
+                                         : json_null());
+    json_object_set_new(entry, "advisor",
+                        row->status == 0 ? json_pack("{s:s, s:i}", "box",
+                                                     yz_rules_box_name(row->advisor_box), "points",
+                                                     row->advisor_points)
+                                         : json_null());
     return entry;
 }
 
@@ -283,6 +312,9 @@ static int read_earlier(const char *path, int json, earlier_rows *earlier)
         if (line_no++ == 0) {
             if (strncmp(line, "file,status,", 12) != 0)
                 code = yz_cli_fail(YZ_EXIT_DATA, "%s: not a batch report to resume", path);
+            else if (strcmp(line, csv_header) != 0)
+                code = yz_cli_fail(YZ_EXIT_DATA, "%s: a report with other columns (an older "
+                                   "yardzee): write a new one, without --resume", path);
             continue;
         }
         if (earlier->n == capacity) {
@@ -314,16 +346,18 @@ static void free_earlier(earlier_rows *earlier)
     json_decref(earlier->json_rows);
 }
 
-/* The whole report as text: rows in sorted file order. */
+/* The whole report as text: rows in sorted file order, a photo not read in this run from the
+ * earlier report. */
 static char *report_text(const path_list *photos, const photo_row *rows, const earlier_rows *earlier,
-                         const long *earlier_row, const yz_profile *profile, int json, size_t *len)
+                         const yz_profile *profile, int json, size_t *len)
 {
     char *text = NULL;
     if (json) {
         json_t *list = json_array();
         for (size_t i = 0; i < photos->n_paths; i++) {
-            if (earlier_row[i] >= 0)
-                json_array_append(list, json_array_get(earlier->json_rows, (size_t)earlier_row[i]));
+            long earlier_row = rows[i].done ? -1 : earlier_index(earlier, photos->paths[i]);
+            if (earlier_row >= 0)
+                json_array_append(list, json_array_get(earlier->json_rows, (size_t)earlier_row));
             else
                 json_array_append_new(list, row_json(photos->paths[i], &rows[i]));
         }
@@ -338,9 +372,10 @@ static char *report_text(const path_list *photos, const photo_row *rows, const e
     }
     FILE *out = open_memstream(&text, len);
     if (!out) return NULL;
-    fputs("file,status,reason,roll,confidence,best_box,points\n", out);
+    fputs(csv_header, out);
     for (size_t i = 0; i < photos->n_paths; i++) {
-        if (earlier_row[i] >= 0) fputs(earlier->csv_lines[earlier_row[i]], out);
+        long earlier_row = rows[i].done ? -1 : earlier_index(earlier, photos->paths[i]);
+        if (earlier_row >= 0) fputs(earlier->csv_lines[earlier_row], out);
         else write_csv_row(out, photos->paths[i], &rows[i]);
     }
     fclose(out);
@@ -355,8 +390,8 @@ int yz_cmd_batch(int argc, char **argv)
         {"resume", no_argument, NULL, 'r'},     {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int n_jobs = cores > 0 ? (int)cores : 1, resume = 0, json = 0, opt;
-    const char *out_path = NULL, *rules_name = NULL;
+    int n_jobs = cores > 0 ? (int)cores : 1, resume = 0, opt;
+    const char *out_paths[2] = {NULL, NULL}, *rules_name = NULL; /* CSV, JSON */
     optind = 1;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
@@ -369,29 +404,48 @@ int yz_cmd_batch(int argc, char **argv)
             n_jobs = (int)value;
             break;
         }
-        case 'c':
-        case 'J':
-            if (out_path) return yz_cli_fail(YZ_EXIT_USAGE, "batch: give --csv or --json, not both");
-            out_path = optarg;
-            json = opt == 'J';
-            break;
+        case 'c': out_paths[0] = optarg; break;
+        case 'J': out_paths[1] = optarg; break;
         case 'R': rules_name = optarg; break;
         case 'r': resume = 1; break;
         case 'h': fputs(batch_help, stdout); return YZ_EXIT_OK;
         default: return yz_cli_bad_option("batch", opt, argv);
         }
     }
-    if (optind >= argc) return yz_cli_fail(YZ_EXIT_USAGE, "batch: give at least one folder");
-    if (resume && !out_path) return yz_cli_fail(YZ_EXIT_USAGE, "batch: --resume needs --csv or --json");
+    if (optind >= argc) return yz_cli_fail(YZ_EXIT_USAGE, "batch: give at least one folder or photo");
+    if (resume && !out_paths[0] && !out_paths[1])
+        return yz_cli_fail(YZ_EXIT_USAGE, "batch: --resume needs --csv or --json");
+    if (out_paths[0] && out_paths[1] && strcmp(out_paths[0], out_paths[1]) == 0)
+        return yz_cli_fail(YZ_EXIT_USAGE, "batch: --csv and --json name the same file");
     const yz_profile *profile = rules_name ? yz_rules_profile_find(rules_name) : yz_rules_profile_default();
     if (!profile) return yz_cli_fail(YZ_EXIT_USAGE, "--rules: unknown rules '%s'", rules_name);
 
     path_list photos = {0};
     int code = YZ_EXIT_OK;
-    for (int i = optind; code == YZ_EXIT_OK && i < argc; i++) code = collect_photos(argv[i], 0, &photos);
+    for (int i = optind; code == YZ_EXIT_OK && i < argc; i++) {
+        /* A file named is read whatever its name (one that is no photo gets its row); a
+         * folder is searched for photos. */
+        struct stat st;
+        if (stat(argv[i], &st) != 0)
+            code = yz_cli_fail(YZ_EXIT_DATA, "%s: no such file or folder", argv[i]);
+        else if (!S_ISDIR(st.st_mode) && add_path(&photos, argv[i]) != 0)
+            code = yz_cli_fail(YZ_EXIT_INTERNAL, "too many photos (at most %d) or out of memory",
+                               MAX_PHOTOS);
+        else if (S_ISDIR(st.st_mode))
+            code = collect_photos(argv[i], 0, &photos);
+    }
     if (photos.n_paths) qsort(photos.paths, photos.n_paths, sizeof *photos.paths, compare_strings);
-    earlier_rows earlier = {0};
-    if (code == YZ_EXIT_OK && resume) code = read_earlier(out_path, json, &earlier);
+    /* A photo named twice (or a folder and a photo in it) is one row. */
+    size_t n_unique = 0;
+    for (size_t i = 0; i < photos.n_paths; i++) {
+        if (n_unique && strcmp(photos.paths[n_unique - 1], photos.paths[i]) == 0) free(photos.paths[i]);
+        else photos.paths[n_unique++] = photos.paths[i];
+    }
+    photos.n_paths = n_unique;
+    earlier_rows earlier[2] = {{0}, {0}};
+    for (int k = 0; k < 2; k++)
+        if (code == YZ_EXIT_OK && resume && out_paths[k])
+            code = read_earlier(out_paths[k], k, &earlier[k]);
     photo_row *rows = calloc(photos.n_paths + 1, sizeof *rows);
     long *earlier_row = calloc(photos.n_paths + 1, sizeof *earlier_row);
     yz_strategy *strategy = code == YZ_EXIT_OK ? yz_cli_strategy(profile) : NULL;
@@ -402,10 +456,15 @@ int yz_cmd_batch(int argc, char **argv)
     int n_skipped = 0;
     if (code == YZ_EXIT_OK) {
         for (size_t i = 0; i < photos.n_paths; i++) {
-            earlier_row[i] = earlier_index(&earlier, photos.paths[i]);
+            /* Skipped only when every report asked for has its row. */
+            earlier_row[i] = 0;
+            for (int k = 0; k < 2; k++)
+                if (out_paths[k] && (!resume || earlier_index(&earlier[k], photos.paths[i]) < 0))
+                    earlier_row[i] = -1;
+            if (!out_paths[0] && !out_paths[1]) earlier_row[i] = -1;
             n_skipped += earlier_row[i] >= 0;
         }
-        batch_job job = {&photos, rows, earlier_row, strategy, 0, 0};
+        batch_job job = {&photos, rows, earlier_row, strategy, profile, 0, 0};
         /* On a terminal this thread draws the progress bar while n_jobs threads read;
            otherwise it is one of the readers. */
         int progress = isatty(fileno(stderr));
@@ -423,14 +482,18 @@ int yz_cmd_batch(int argc, char **argv)
             show_progress((int)photos.n_paths, (int)photos.n_paths, yz_cli_now() - start);
             fputc('\n', stderr);
         }
-        size_t len = 0;
-        char *text = report_text(&photos, rows, &earlier, earlier_row, profile, json, &len);
-        int error_number = 0;
-        if (!text) code = yz_cli_fail(YZ_EXIT_INTERNAL, "out of memory");
-        else if (!out_path) fwrite(text, 1, len, stdout);
-        else if (yz_cli_write_atomically(out_path, text, len, &error_number) != 0)
-            code = yz_cli_fail(YZ_EXIT_DATA, "%s: cannot write: %s", out_path, strerror(error_number));
-        free(text);
+        for (int k = 0; k < 2 && code == YZ_EXIT_OK; k++) {
+            if (!out_paths[k] && (k == 1 || out_paths[1])) continue; /* stdout: CSV, alone */
+            size_t len = 0;
+            char *text = report_text(&photos, rows, &earlier[k], profile, k, &len);
+            int error_number = 0;
+            if (!text) code = yz_cli_fail(YZ_EXIT_INTERNAL, "out of memory");
+            else if (!out_paths[k]) fwrite(text, 1, len, stdout);
+            else if (yz_cli_write_atomically(out_paths[k], text, len, &error_number) != 0)
+                code = yz_cli_fail(YZ_EXIT_DATA, "%s: cannot write: %s", out_paths[k],
+                                   strerror(error_number));
+            free(text);
+        }
     }
     if (code == YZ_EXIT_OK) {
         int counts[3] = {0};
@@ -445,7 +508,8 @@ int yz_cmd_batch(int argc, char **argv)
     yz_strategy_free(strategy);
     free(rows);
     free(earlier_row);
-    free_earlier(&earlier);
+    free_earlier(&earlier[0]);
+    free_earlier(&earlier[1]);
     for (size_t i = 0; i < photos.n_paths; i++) free(photos.paths[i]);
     free(photos.paths);
     return code;

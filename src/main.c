@@ -21,7 +21,7 @@ static const struct {
     {"rules", yz_cmd_rules, "rules [PROFILE]   list the rules, or one profile's boxes"},
     {"read", yz_cmd_read, "read PHOTO [--json] [--annotate OUT.png] [--expect 5|any]   dice in a photo"},
     {"batch", yz_cmd_batch,
-     "batch DIR... [--jobs N] [--csv OUT.csv | --json OUT.json] [--rules P] [--resume]"},
+     "batch (DIR | PHOTO)... [--jobs N] [--csv OUT.csv] [--json OUT.json] [--rules P] [--resume]"},
     {"verify", yz_cmd_verify,
      "verify PHOTO --claim 5,5,5,2,4 [--annotate OUT.png]   settle a disputed roll"},
     {"game", yz_cmd_game,

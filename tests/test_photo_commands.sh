@@ -71,15 +71,32 @@ echo "notes" >"$tmp/photos/notes.txt"
 check "batch one job" 0 "3 photos: 1 ok, 1 refused, 1 unreadable" -- batch "$tmp/photos" --jobs 1 --csv "$tmp/one.csv"
 check "batch two jobs" 0 "3 photos: 1 ok, 1 refused, 1 unreadable" -- batch "$tmp/photos" --jobs 2 --csv "$tmp/two.csv"
 expect_true "--jobs does not change the output" cmp -s "$tmp/one.csv" "$tmp/two.csv"
-expect_true "the ok row" grep -q "^\"$tmp/photos/$good\",ok,\"\",[1-6 ]*,[0-9. ]*,[a-z_]*,[0-9]*$" "$tmp/one.csv"
+expect_true "the ok row" grep -q "^\"$tmp/photos/$good\",ok,\"\",[1-6 ]*,[0-9. ]*,[a-z_]*,[0-9]*,[a-z_]*,[0-9]*$" "$tmp/one.csv"
+expect_true "the refused row has every found die's confidence" grep -q "^\"$tmp/photos/sub/$refused\",refused,\".*\",,[0-9]\.[0-9][0-9]\( [0-9]\.[0-9][0-9]\)*,,,,$" "$tmp/one.csv"
 expect_true "the unreadable row" grep -q "broken.jpg\",unreadable,\".*not a JPEG, PNG or HEIC file\"" "$tmp/one.csv"
 check "batch json" 0 "3 photos" -- batch "$tmp/photos" --json "$tmp/out.json"
 expect_true "the json report" grep -q '"status": "refused"' "$tmp/out.json"
+check "batch csv and json at once" 0 "3 photos: 1 ok, 1 refused, 1 unreadable" -- batch "$tmp/photos" --jobs 1 --csv "$tmp/both.csv" --json "$tmp/both.json"
+expect_true "the csv of both is the csv alone" cmp -s "$tmp/both.csv" "$tmp/one.csv"
+expect_true "the json of both is the json alone" cmp -s "$tmp/both.json" "$tmp/out.json"
+check "batch of photos named" 0 "2 photos: 1 ok, 1 refused, 0 unreadable" -- batch "$samples/lawn/$refused" "$samples/lawn/$good" "$samples/lawn/$good" --jobs 1 --csv "$tmp/named.csv"
+expect_true "photos named are sorted, each once" test "$(cut -d, -f1 "$tmp/named.csv" | sed 1d | tr -d '"' | tr '\n' ' ')" = "$(printf '%s\n' "$samples/lawn/$refused" "$samples/lawn/$good" | sort | tr '\n' ' ')"
+check "batch of a photo that is not there" 1 "nope.jpg: no such file or folder" -- batch "$tmp/nope.jpg"
+# 6 1 1 6 5 on an empty card: most points Chance 19 (Sixes 12, a pair of 1s 2), while the
+# advisor scores the two 1s in Aces for the game ahead.
+if [ "$(read_roll lawn_005.jpg)" = "$(true_roll lawn_005.jpg)" ] && [ "$(true_roll lawn_005.jpg)" = "1 1 5 6 6" ]; then
+    check "most points and the advisor's box apart" 0 "2 photos" -- batch "$samples/lawn/lawn_005.jpg" "$samples/lawn/$refused" --csv "$tmp/points.csv" --json "$tmp/points.json"
+    expect_true "most points: chance 19, advisor: aces 2" grep -q "lawn_005.jpg\",ok,\"\",6 1 1 6 5,[0-9. ]*,chance,19,aces,2$" "$tmp/points.csv"
+    expect_true "json: most points and advisor" bash -c "tr -d ' \n' <'$tmp/points.json' | grep -q '\"most_points\":{\"box\":\"chance\",\"points\":19},\"advisor\":{\"box\":\"aces\",\"points\":2}'"
+fi
 cp "$samples/lawn/$good" "$tmp/photos/sub/again.jpg"
 check "batch resume" 0 "4 photos: 1 ok, 0 refused, 0 unreadable, 3 already done" -- batch "$tmp/photos" --csv "$tmp/one.csv" --resume
 expect_true "resume adds one row" test "$(wc -l <"$tmp/one.csv")" -eq 5
-check "batch to stdout" 0 '^file,status,reason,roll,confidence,best_box,points$' -- batch "$tmp/photos" --jobs 2
-check "batch of nothing" 1 "nope: cannot open the folder" -- batch "$tmp/nope"
+check "batch to stdout" 0 '^file,status,reason,roll,confidence,most_points_box,most_points,advisor_box,advisor_points$' -- batch "$tmp/photos" --jobs 2
+check "batch resume of csv and json: the photo the json lacks" 0 "4 photos: 1 ok, 0 refused, 0 unreadable, 3 already done" -- batch "$tmp/photos" --csv "$tmp/one.csv" --json "$tmp/out.json" --resume
+check "batch resume of csv and json: nothing left" 0 "4 photos: 0 ok, 0 refused, 0 unreadable, 4 already done" -- batch "$tmp/photos" --csv "$tmp/one.csv" --json "$tmp/out.json" --resume
+expect_true "the resumed json has every photo" test "$(grep -c '"file"' "$tmp/out.json")" -eq 4
+check "batch of nothing" 1 "nope: no such file or folder" -- batch "$tmp/nope"
 check "batch resume without output" 2 "--resume needs --csv or --json" -- batch "$tmp/photos" --resume
 
 finish
