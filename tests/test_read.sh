@@ -26,7 +26,7 @@ check "a directory" 1 "^yardzee: .*: not a regular file$" -- read "$tmp"
 check "no photo" 2 "expected one photo" -- read
 check "two photos" 2 "expected one photo" -- read a.jpg b.jpg
 check "bad expect" 2 "--expect takes" -- read a.jpg --expect five
-check "unknown option" 2 "unknown or incomplete option" -- read a.jpg --colour
+check "unknown option" 2 "read: unknown option --colour \(see: yardzee read --help\)" -- read a.jpg --colour
 check "help" 0 "usage: yardzee read PHOTO" -- read --help
 
 # A synthetic scene: five white dice on noisy green, seen from above.
