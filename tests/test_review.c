@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -19,10 +20,13 @@
 #define YZ_TEST_CACHE "cache"
 #endif
 
+/* The table's path in the cache folder, made if missing (one level, as the build's is). */
 static void cache_path(const yz_profile *profile, char *path, size_t size)
 {
     const char *dir = getenv("YARDZEE_CACHE");
-    snprintf(path, size, "%s/strategy-%s.bin", dir && *dir ? dir : YZ_TEST_CACHE, profile->name);
+    if (!dir || !*dir) dir = YZ_TEST_CACHE;
+    mkdir(dir, 0755);
+    snprintf(path, size, "%s/strategy-%s.bin", dir, profile->name);
 }
 
 static yz_strategy *load_cached(const yz_profile *profile, const char *path)
