@@ -276,7 +276,7 @@ static void print_decision(const yz_profile *profile, const yz_review_decision *
         printf("; best %s, gave up %.1f (%s)\n", best, d->given_up,
                yz_review_class_name(d->verdict));
     else
-        printf(": best\n");
+        printf(" (best)\n");
 }
 
 static void print_player(const yz_game *game, int p, const yz_review *review, int verbose)
