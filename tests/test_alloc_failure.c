@@ -98,7 +98,7 @@ static int review_game(void)
         assert_true(strstr(why, "out of memory") || root);
         return YZ_EXIT_INTERNAL;
     }
-    /* Ten moves: three turns each, the game far from over. */
+    /* Ten moves: two turns each, the game far from over. */
     assert_non_null(strstr(text, "\"complete\":false"));
     free(text);
     return YZ_EXIT_OK;
