@@ -9,70 +9,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <cmocka.h>
 
+#include "cli.h"
 #include "rules.h"
 
 #ifndef YZ_TEST_CACHE
 #define YZ_TEST_CACHE "cache"
 #endif
 
-/* The table's path in the cache folder, made if missing (one level, as the build's is). */
-static void cache_path(const yz_profile *profile, char *path, size_t size)
-{
-    const char *dir = getenv("YARDZEE_CACHE");
-    if (!dir || !*dir) dir = YZ_TEST_CACHE;
-    mkdir(dir, 0755);
-    snprintf(path, size, "%s/strategy-%s.bin", dir, profile->name);
-}
-
-static yz_strategy *load_cached(const yz_profile *profile, const char *path)
-{
-    FILE *file = fopen(path, "rb");
-    if (!file) return NULL;
-    yz_strategy *strategy = NULL;
-    long size = fseek(file, 0, SEEK_END) == 0 ? ftell(file) : -1;
-    uint8_t *bytes = size > 0 ? malloc((size_t)size) : NULL;
-    rewind(file);
-    yz_rules_error err;
-    if (bytes && fread(bytes, 1, (size_t)size, file) == (size_t)size &&
-        yz_strategy_deserialize(profile, bytes, (size_t)size, &strategy, &err) != YZ_OK)
-        strategy = NULL;
-    free(bytes);
-    fclose(file);
-    return strategy;
-}
-
-/* Stored through a file of its own and a rename, so a reader never sees half a table. */
-static void store_cached(const yz_strategy *strategy, const char *path)
-{
-    uint8_t *bytes;
-    size_t len;
-    yz_rules_error err;
-    if (yz_strategy_serialize(strategy, &bytes, &len, &err) != YZ_OK) return;
-    char temp[4200];
-    snprintf(temp, sizeof temp, "%s.test%ld", path, (long)getpid());
-    FILE *file = fopen(temp, "wb");
-    int ok = file && fwrite(bytes, 1, len, file) == len;
-    if (file) ok = fclose(file) == 0 && ok;
-    if (!ok || rename(temp, path) != 0) remove(temp);
-    free(bytes);
-}
-
+/* The table from the cache, solved and stored there when missing, as the command line does. */
 static yz_strategy *strategy_for(const yz_profile *profile)
 {
-    char path[4096];
-    cache_path(profile, path, sizeof path);
-    yz_strategy *strategy = load_cached(profile, path);
-    if (strategy) return strategy;
-    yz_strategy_options options = {0};
-    options.n_threads = 2;
-    yz_rules_error err;
-    if (yz_strategy_build(profile, &options, &strategy, &err) != YZ_OK) fail_msg("%s", err.message);
-    store_cached(strategy, path);
+    yz_strategy *strategy = yz_cli_strategy(profile);
+    if (!strategy) fail_msg("no table for %s", profile->name);
     return strategy;
 }
 
@@ -499,6 +450,7 @@ static int free_strategy(void **state)
 
 int main(void)
 {
+    setenv("YARDZEE_CACHE", YZ_TEST_CACHE, 0); /* a cache given from outside wins */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_yahtzee_in_chance_is_a_blunder_of_the_tables_size),
         cmocka_unit_test(an_optimal_game_reviews_to_nothing_given_up),
