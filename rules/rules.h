@@ -271,4 +271,85 @@ int yz_advise_keeps(const yz_strategy *strategy, const yz_card *card, const yz_r
 int yz_advise_boxes(const yz_strategy *strategy, const yz_card *card, const yz_roll *roll,
                     yz_box_advice *out, int max_out);
 
+/* ---- Reviewing a game ------------------------------------------------------------------ */
+
+/* One turn of one player as it was played: each throw (all five dice as they lay), the dice
+ * set aside before each next throw, and the box scored. keeps[i] was set aside after throw
+ * i + 1 (empty: every die thrown again). A turn still being played has scored = 0 and may end
+ * with a keep whose throw has not come yet (n_keeps == n_throws). */
+typedef struct {
+    int n_throws; /* 1..YZ_MAX_THROWS */
+    yz_roll throws[YZ_MAX_THROWS];
+    int n_keeps; /* n_throws - 1, or n_throws when a keep waits for its throw */
+    uint8_t keeps[YZ_MAX_THROWS - 1][YZ_N_DICE];
+    int n_kept[YZ_MAX_THROWS - 1];
+    int scored; /* 1: the turn ended with the dice of the last throw in box */
+    yz_box box;
+} yz_review_turn;
+
+/* How much a decision gave up: fine < 0.5 <= slip < 3 <= mistake < 10 <= blunder points. */
+typedef enum {
+    YZ_REVIEW_FINE,
+    YZ_REVIEW_SLIP,
+    YZ_REVIEW_MISTAKE,
+    YZ_REVIEW_BLUNDER
+} yz_review_class;
+#define YZ_REVIEW_N_CLASSES 4
+
+/* "fine", "slip", "mistake", "blunder". */
+const char *yz_review_class_name(yz_review_class verdict);
+
+/* One way to answer a throw: set dice aside and throw the rest, or score a box. */
+typedef struct {
+    int is_box;
+    yz_box box;
+    int points;              /* box: written in it plus any extra-Yahtzee bonus */
+    uint8_t keep[YZ_N_DICE]; /* keep: the dice set aside, ascending (all five: stand pat) */
+    int n_keep;
+    double expected; /* expected final score of the game after this choice, optimal play on */
+} yz_review_choice;
+
+/* One decision: the answer to one throw. With throws left the choices are every keep and
+ * every box (scoring early); with none, every box. */
+typedef struct {
+    int round;                     /* the player's turn, 1-based */
+    int throw_number;              /* 1..3: the throw answered */
+    int throws_left;               /* YZ_MAX_THROWS - throw_number */
+    yz_roll dice;                  /* as thrown */
+    yz_review_choice chosen, best; /* best is chosen when the choice was optimal */
+    double given_up;               /* best.expected - chosen.expected, >= 0 */
+    yz_review_class verdict;
+    double before; /* expected final score before the throw */
+    double luck;   /* best.expected - before: what the throw's dice did to the expectation */
+} yz_review_decision;
+
+#define YZ_REVIEW_MAX_DECISIONS (YZ_BOX_COUNT * YZ_MAX_THROWS)
+
+/* One player's card reviewed as solitaire play: expectations are the solitaire optimum of the
+ * strategy, which maximises the expected score, not the chance to beat the other players.
+ * Every throw answered is a decision; a throw not answered yet (a game in progress) is not
+ * reviewed yet. Summed over the decisions, in floating point to within 1e-6:
+ *     optimum - given_up + luck == expected,
+ * and expected == score once the card is full (its upper and extra-Yahtzee bonuses are in
+ * every expectation, as in yz_strategy_expected_total). */
+typedef struct {
+    double optimum;  /* expected final score from an empty card */
+    double given_up; /* summed over the decisions */
+    double luck;     /* summed over the decisions */
+    double expected; /* expected final score after the last decision reviewed */
+    int score;       /* the card's total now */
+    int complete;    /* the card is full */
+    int counts[YZ_REVIEW_N_CLASSES];
+    int n_decisions;
+    yz_review_decision decisions[YZ_REVIEW_MAX_DECISIONS];
+    int n_worst;  /* decisions that gave up something, at most 3 */
+    int worst[3]; /* their indices in decisions[], the biggest first */
+} yz_review;
+
+/* Replays turns (one player's, from an empty card) through the rules and reviews each
+ * decision with strategy's table. Refuses (YZ_ERR_DATA, naming the round and throw) a turn
+ * the rules do not allow, and a turn left unscored that is not the last. Allocates nothing. */
+yz_status yz_review_player(const yz_strategy *strategy, const yz_review_turn *turns, int n_turns,
+                           yz_review *out, yz_rules_error *err);
+
 #endif

@@ -110,6 +110,7 @@ int yz_cmd_strategy(int argc, char **argv);
 int yz_cmd_rules(int argc, char **argv);
 int yz_cmd_eval(int argc, char **argv);
 int yz_cmd_game(int argc, char **argv);
+int yz_cmd_game_review(int argc, char **argv); /* cmd_review.c */
 int yz_cmd_snap(int argc, char **argv);
 int yz_cmd_verify(int argc, char **argv);
 int yz_cmd_batch(int argc, char **argv);

@@ -16,6 +16,7 @@ static const char game_help[] =
     "       yardzee game score BOX [--player NAME] [--file GAME.json]\n"
     "       yardzee game show [--json] [--file GAME.json]\n"
     "       yardzee game undo [--file GAME.json]\n"
+    "       yardzee game review [--file GAME.json | DIR] [--json] [--verbose]\n"
     "Keeps a game in a JSON file (default " DEFAULT_GAME_FILE "), saved atomically after every\n"
     "move. After each throw it gives the optimal advice. An illegal move (a fourth throw, a\n"
     "filled box, --player out of turn) is refused and changes nothing (exit 1); a photo whose\n"
@@ -410,6 +411,7 @@ int yz_cmd_game(int argc, char **argv)
         return argc < 2 ? YZ_EXIT_USAGE : YZ_EXIT_OK;
     }
     const char *command = argv[1];
+    if (strcmp(command, "review") == 0) return yz_cmd_game_review(argc - 1, argv + 1);
     game_args args;
     int code = parse_game_args(argc - 1, argv + 1, &args);
     if (code != YZ_EXIT_OK) return code;

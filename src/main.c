@@ -25,7 +25,7 @@ static const struct {
     {"verify", yz_cmd_verify,
      "verify PHOTO --claim 5,5,5,2,4 [--annotate OUT.png]   settle a disputed roll"},
     {"game", yz_cmd_game,
-     "game new|throw|keep|score|show|undo ...   keep a whole game (yardzee game --help)"},
+     "game new|throw|keep|score|show|undo|review ...   keep a whole game (yardzee game --help)"},
     {"serve", yz_cmd_serve,
      "serve [--port 8080] [--bind ADDR] [--rules P] [--game GAME.json]   a page for phones at the lawn"},
     {"eval", yz_cmd_eval,

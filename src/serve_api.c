@@ -11,6 +11,7 @@
  *   POST /api/game/keep            {"keep": [..]}
  *   POST /api/game/score           {"box": "threes"}
  *   POST /api/game/undo
+ *   GET  /api/review               `game review --json` of the game (its shape: cmd_review.c)
  *
  * Every error is a 4xx or 5xx with {"error": "..."}. A request that changes the game must carry
  * the join code (X-Join-Code header or ?code=); it is checked before the body is read. Bodies
@@ -27,6 +28,7 @@
 #include <unistd.h>
 
 #include "game_file.h"
+#include "review.h"
 #include "serve.h"
 
 typedef enum {
@@ -38,7 +40,8 @@ typedef enum {
     ROUTE_THROW,
     ROUTE_KEEP,
     ROUTE_SCORE,
-    ROUTE_UNDO
+    ROUTE_UNDO,
+    ROUTE_REVIEW
 } route;
 
 static const struct {
@@ -56,6 +59,7 @@ static const struct {
     {"POST", "/api/game/keep", ROUTE_KEEP, YZ_SERVE_MAX_JSON_BYTES, 1},
     {"POST", "/api/game/score", ROUTE_SCORE, YZ_SERVE_MAX_JSON_BYTES, 1},
     {"POST", "/api/game/undo", ROUTE_UNDO, YZ_SERVE_MAX_JSON_BYTES, 1},
+    {"GET", "/api/review", ROUTE_REVIEW, 0, 0},
 };
 
 /* One request: its route and its body as it arrives. */
@@ -482,6 +486,26 @@ static enum MHD_Result game_request(yz_serve *server, struct MHD_Connection *con
     return respond_json(connection, MHD_HTTP_OK, root);
 }
 
+/* GET /api/review: the text `game review --json` prints, for the game as it is now. */
+static enum MHD_Result get_review(yz_serve *server, struct MHD_Connection *connection)
+{
+    char why[300] = "";
+    yz_game_file file;
+    memset(&file, 0, sizeof file);
+    pthread_mutex_lock(&server->game_lock);
+    unsigned status = load_game(server, &file, why, sizeof why);
+    json_t *root = NULL;
+    if (status == 0 && !(root = yz_review_game_json(&file, server->strategy, why, sizeof why)))
+        status = MHD_HTTP_INTERNAL_SERVER_ERROR;
+    if (file.moves) yz_game_file_free(&file);
+    pthread_mutex_unlock(&server->game_lock);
+    char *text = root ? yz_review_json_text(root) : NULL;
+    json_decref(root);
+    if (status) return respond_error(connection, status, "%s", why);
+    if (!text) return MHD_NO;
+    return respond(connection, MHD_HTTP_OK, "application/json", text, strlen(text));
+}
+
 /* ---- the handler ------------------------------------------------------------------------- */
 
 static int route_matches(size_t i, const char *url)
@@ -644,6 +668,8 @@ enum MHD_Result yz_serve_handle(void *cls, struct MHD_Connection *connection, co
         return post_verify(server, connection, req);
     case ROUTE_ANNOTATED:
         return get_annotated(server, connection, url + strlen("/api/annotated/"));
+    case ROUTE_REVIEW:
+        return get_review(server, connection);
     default:
         return game_request(server, connection, route, req);
     }

@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "game_file.h"
+#include "review.h"
 
 /* Ten moves by two players; the points are what the rules give (the oracle is arithmetic:
  * three 3s = 9, a full house = 25, five 6s = 50, a large straight = 40). */
@@ -78,6 +79,31 @@ static int load_and_save_game(void)
     return code;
 }
 
+static yz_strategy *review_strategy; /* loaded once (malloc and librules: never made to fail) */
+
+static int review_game(void)
+{
+    if (!review_strategy) review_strategy = yz_cli_strategy(yz_rules_profile_find("yahtzee"));
+    assert_non_null(review_strategy);
+    yz_game_file file;
+    int code = yz_game_file_load(game_path, &file);
+    if (code != YZ_EXIT_OK) return code;
+    char why[300] = "";
+    json_t *root = yz_review_game_json(&file, review_strategy, why, sizeof why);
+    char *text = root ? yz_review_json_text(root) : NULL;
+    yz_cli_testing_fail_allocation(0);
+    json_decref(root);
+    yz_game_file_free(&file);
+    if (!text) {
+        assert_true(strstr(why, "out of memory") || root);
+        return YZ_EXIT_INTERNAL;
+    }
+    /* Ten moves: two turns each, the game far from over. */
+    assert_non_null(strstr(text, "\"complete\":false"));
+    free(text);
+    return YZ_EXIT_OK;
+}
+
 static void every_failed_allocation_gives_a_clean_error(void **state)
 {
     (void)state;
@@ -87,6 +113,7 @@ static void every_failed_allocation_gives_a_clean_error(void **state)
     } cases[] = {
         {"read a scorecard", read_card},
         {"load and save a game", load_and_save_game},
+        {"review a game", review_game},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int finished = 0;
@@ -126,6 +153,7 @@ static int tear_down(void **state)
     (void)state;
     remove(game_path);
     remove(saved_path);
+    yz_strategy_free(review_strategy);
     return rmdir(dir);
 }
 
