@@ -16,6 +16,7 @@
 
 #define MAX_TRUTH_BYTES (16 * 1024 * 1024)
 #define MAX_PHOTOS 20000
+#define MAX_KNOWN_WRONG 16
 
 typedef struct {
     int value;
@@ -37,12 +38,15 @@ typedef struct {
 static const char eval_help[] =
     "usage: yardzee eval --truth TRUTH.csv DIR [--expect 5|any] [--json]\n"
     "                    [--min-die-accuracy PCT] [--min-roll-accuracy PCT]\n"
-    "                    [--max-wrong-ok N] [--min-odd-refused PCT]\n"
+    "                    [--max-wrong-ok N] [--min-odd-refused PCT] [--known-wrong-ok FILE]...\n"
     "Reads every photo named in TRUTH.csv from DIR and reports photos read, refused and wrongly\n"
     "read as ok; per-die accuracy with a 6x6 confusion matrix; whole-roll accuracy; refusals of\n"
     "photos that are not five readable dice; time per photo; and names each photo wrongly read\n"
     "as ok, with the roll read and the true one. The --min/--max options turn the report into\n"
-    "a check: exit 5 when one is not met.\n";
+    "a check: exit 5 when one is not met. --known-wrong-ok names a photo known to be read wrongly\n"
+    "as ok: it is not counted against --max-wrong-ok, and the check fails when it is no longer\n"
+    "read wrongly (drop the option then). $YARDZEE_TUNE=NAME=VALUE,... changes the reader's\n"
+    "thresholds for a sweep (tools/sweep_thresholds.sh).\n";
 
 static void truth_free(truth_set *truth)
 {
@@ -329,7 +333,16 @@ static json_t *report_json(const char *dir, const eval_stats *s, double median_m
 typedef struct {
     double min_die_accuracy, min_roll_accuracy, min_odd_refused;
     int max_wrong_ok;
+    const char *known_wrong[MAX_KNOWN_WRONG]; /* photos known to be read wrongly as ok */
+    int n_known_wrong;
 } eval_requirements;
+
+static int is_known_wrong(const eval_requirements *req, const char *file)
+{
+    for (int k = 0; k < req->n_known_wrong; k++)
+        if (strcmp(req->known_wrong[k], file) == 0) return 1;
+    return 0;
+}
 
 static int check_requirements(const eval_requirements *req, const eval_stats *s)
 {
@@ -341,9 +354,19 @@ static int check_requirements(const eval_requirements *req, const eval_stats *s)
         percent(s->five_right, s->five_photos) < req->min_roll_accuracy)
         code = yz_cli_fail(YZ_EXIT_EVAL_BELOW, "eval: roll accuracy %.1f%% is below %.1f%%",
                            percent(s->five_right, s->five_photos), req->min_roll_accuracy);
-    if (req->max_wrong_ok >= 0 && s->wrong_ok > req->max_wrong_ok)
+    int known = 0;
+    for (int w = 0; w < s->wrong_ok; w++) known += is_known_wrong(req, s->wrong[w].truth->file);
+    if (req->max_wrong_ok >= 0 && s->wrong_ok - known > req->max_wrong_ok)
         code = yz_cli_fail(YZ_EXIT_EVAL_BELOW, "eval: %d wrong rolls reported ok (at most %d)",
-                           s->wrong_ok, req->max_wrong_ok);
+                           s->wrong_ok - known, req->max_wrong_ok);
+    for (int k = 0; k < req->n_known_wrong; k++) {
+        int still = 0;
+        for (int w = 0; w < s->wrong_ok; w++)
+            still |= strcmp(s->wrong[w].truth->file, req->known_wrong[k]) == 0;
+        if (!still)
+            code = yz_cli_fail(YZ_EXIT_EVAL_BELOW, "eval: %s is no longer read wrongly as ok: "
+                               "drop --known-wrong-ok %s", req->known_wrong[k], req->known_wrong[k]);
+    }
     if (req->min_odd_refused >= 0 && percent(s->odd_refused, s->odd_photos) < req->min_odd_refused)
         code = yz_cli_fail(YZ_EXIT_EVAL_BELOW, "eval: %d of %d photos of other than five dice "
                            "refused (%.1f%% is below %.1f%%)", s->odd_refused, s->odd_photos,
@@ -371,12 +394,13 @@ int yz_cmd_eval(int argc, char **argv)
         {"min-roll-accuracy", required_argument, NULL, 'r'},
         {"max-wrong-ok", required_argument, NULL, 'w'},
         {"min-odd-refused", required_argument, NULL, 'o'},
+        {"known-wrong-ok", required_argument, NULL, 'k'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     const char *truth_path = NULL;
     int json = 0, code = YZ_EXIT_OK, opt;
     yz_vision_options options = yz_vision_default_options();
-    eval_requirements req = {-1, -1, -1, -1};
+    eval_requirements req = {-1, -1, -1, -1, {NULL}, 0};
     optind = 1;
     opterr = 0;
     while (code == YZ_EXIT_OK && (opt = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
@@ -392,6 +416,13 @@ int yz_cmd_eval(int argc, char **argv)
         case 'd': code = parse_percent(optarg, "--min-die-accuracy", &req.min_die_accuracy); break;
         case 'r': code = parse_percent(optarg, "--min-roll-accuracy", &req.min_roll_accuracy); break;
         case 'o': code = parse_percent(optarg, "--min-odd-refused", &req.min_odd_refused); break;
+        case 'k':
+            if (req.n_known_wrong == MAX_KNOWN_WRONG)
+                code = yz_cli_fail(YZ_EXIT_USAGE, "--known-wrong-ok: more than %d photos",
+                                   MAX_KNOWN_WRONG);
+            else
+                req.known_wrong[req.n_known_wrong++] = optarg;
+            break;
         case 'w': {
             char *end;
             long value = strtol(optarg, &end, 10);

@@ -12,7 +12,7 @@ source "$(dirname "$0")/check.sh"
 truth="$samples/lawn/truth.csv"
 if [ ! -f "$truth" ]; then
     echo "skipped: no $truth"
-    exit 0
+    exit 77
 fi
 awk -F, 'NR == 1 { print; next } { n = substr($1, 6, 3) + 0; if (n % 4 == 0) print }' \
     "$truth" >"$tmp/subset.csv"
@@ -32,6 +32,10 @@ check "a wrong roll reported ok is named" 5 'lawn_004.jpg: read 3 2 2 4 6; truth
     eval --truth "$tmp/wrong.csv" "$samples/lawn" --max-wrong-ok 0
 check "... in JSON too" 0 '"wrong_ok_photos":\[\{"file":"lawn_004.jpg","read":\[3,2,2,4,6\],"truth":\[2,3,4,2,5\]\}\]' -- \
     eval --truth "$tmp/wrong.csv" "$samples/lawn" --json
+check "a wrong roll known as such passes --max-wrong-ok 0" 0 'lawn_004.jpg: read 3 2 2 4 6' -- \
+    eval --truth "$tmp/wrong.csv" "$samples/lawn" --max-wrong-ok 0 --known-wrong-ok lawn_004.jpg
+check "a known wrong roll read right fails" 5 'lawn_004.jpg is no longer read wrongly as ok' -- \
+    eval --truth "$tmp/subset.csv" "$samples/lawn" --known-wrong-ok lawn_004.jpg
 check "a right roll is not" 0 '"wrong_ok_photos":\[\]' -- \
     eval --truth "$tmp/subset.csv" "$samples/lawn" --json
 

@@ -12,7 +12,9 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
+#include "cv.h"
 #include "vision.h"
 #include "vision_testing.h"
 
@@ -75,7 +77,9 @@ static void write_scene(const int *values, int n_dice)
 
 /* Flat white squares seen from straight above are not what the learned reader was trained on
  * (rendered dice in perspective), so it may refuse them; what it must never do is report a
- * roll that is not the drawing, or a photo with too few dice as ok. */
+ * roll that is not the drawing, or a photo with too few dice as ok. A reader that refuses
+ * everything is no reader: of the three scenes it may read, it read all three when this floor
+ * was set, and must read two. */
 static void drawn_dice_are_read_right_or_refused(void **state)
 {
     (void)state;
@@ -90,6 +94,7 @@ static void drawn_dice_are_read_right_or_refused(void **state)
         {{2, 3, 5, 6}, 4, 0},
         {{0}, 0, 0},
     };
+    int n_read = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         write_scene(cases[i].values, cases[i].n_dice);
         yz_vision_options options = yz_vision_default_options();
@@ -104,6 +109,7 @@ static void drawn_dice_are_read_right_or_refused(void **state)
         if (cases[i].expect && cases[i].n_dice != cases[i].expect)
             fail_msg("case %zu: %d dice drawn, %d expected, but ok", i, cases[i].n_dice, cases[i].expect);
         assert_int_equal(result.n_dice, cases[i].n_dice);
+        n_read++;
         for (int d = 0; d < result.n_dice; d++) {
             assert_int_equal(result.roll[d], cases[i].values[d]);
             /* The box must hold the drawn die's centre. */
@@ -113,6 +119,8 @@ static void drawn_dice_are_read_right_or_refused(void **state)
         }
         remove(scene_path);
     }
+    printf("%d of %zu drawn scenes read\n", n_read, sizeof cases / sizeof cases[0]);
+    assert_true(n_read >= 2);
 }
 
 /* The nets are data the library loads: a missing one is an error naming the file. */
@@ -150,6 +158,100 @@ static void missing_models_give_a_clean_error(void **state)
     }
     rmdir(dir);
     remove(scene_path);
+}
+
+/* models/pipeline.json, read here with jansson, against the nets it describes: each net takes
+ * the input size the file gives and gives what the C reads from it (7 probabilities, 8 corner
+ * coordinates, 3 maps of det_stride cells). A net retrained at another size with the file left
+ * as it was fails here; so does a net of one size given twice that. */
+static int net_outputs(const char *file, int side)
+{
+    char path[8192];
+    snprintf(path, sizeof path, "%s/../models/%s", YZ_SAMPLES_DIR, file);
+    yz_cv_net *net = NULL;
+    assert_int_equal(yz_cv_net_load(path, &net), YZ_CV_OK);
+    uint8_t *pixels = calloc((size_t)side * side, 3);
+    float *out = malloc(sizeof(float) * 3 * side * side);
+    assert_non_null(pixels);
+    assert_non_null(out);
+    yz_cv_image image = {side, side, 3, side * 3, pixels};
+    int n_out = 0;
+    if (yz_cv_net_run(net, &image, 1, out, 3 * side * side, &n_out) != YZ_CV_OK) n_out = -1;
+    free(pixels);
+    free(out);
+    yz_cv_net_free(net);
+    return n_out;
+}
+
+static int json_int(json_t *root, const char *section, const char *key)
+{
+    json_t *value = json_object_get(json_object_get(root, section), key);
+    if (!json_is_integer(value)) fail_msg("pipeline.json: %s.%s is not a whole number", section, key);
+    return (int)json_integer_value(value);
+}
+
+static void the_nets_take_the_sizes_pipeline_json_gives(void **state)
+{
+    (void)state;
+    char path[8192];
+    snprintf(path, sizeof path, "%s/../models/pipeline.json", YZ_SAMPLES_DIR);
+    json_error_t json_err;
+    json_t *root = json_load_file(path, 0, &json_err);
+    if (!root) fail_msg("%s: %s", path, json_err.text);
+    int crop = json_int(root, "reader", "crop"), face = json_int(root, "face_reader", "face");
+    int side = json_int(root, "detector", "canvas_side"), stride = json_int(root, "detector", "stride");
+    json_decref(root);
+    assert_int_equal(net_outputs("top_reader.onnx", crop), 7);
+    assert_int_equal(net_outputs("top_face.onnx", crop), 8);
+    assert_int_equal(net_outputs("face_reader.onnx", face), 7);
+    assert_int_equal(net_outputs("dice_detector.onnx", side), 3 * (side / stride) * (side / stride));
+    assert_int_not_equal(net_outputs("top_reader.onnx", 2 * crop), 7);
+    assert_int_not_equal(net_outputs("face_reader.onnx", 2 * face), 7);
+
+    /* The library reads the same file: one whose field is wrong is an error naming the field. */
+    char dir[] = "/tmp/yz-models-XXXXXX", link[600], target[600];
+    assert_non_null(mkdtemp(dir));
+    static const char *nets[4] = {"dice_detector.onnx", "top_reader.onnx", "top_face.onnx",
+                                  "face_reader.onnx"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(target, sizeof target, "%s/../models/%s", YZ_SAMPLES_DIR, nets[i]);
+        snprintf(link, sizeof link, "%s/%s", dir, nets[i]);
+        assert_int_equal(symlink(target, link), 0);
+    }
+    static const struct {
+        const char *json;
+        const char *message;
+    } broken[] = {
+        {NULL, "/pipeline.json: No such file or directory"},
+        {"{\"detector\": ", "/pipeline.json: line 1: "},
+        {"{}", "/pipeline.json: detector.canvas_side: missing or not a whole number"},
+        {"{\"detector\": {\"canvas_side\": 320.5}}",
+         "/pipeline.json: detector.canvas_side: missing or not a whole number"},
+        {"{\"detector\": {\"canvas_side\": 8}}",
+         "/pipeline.json: detector.canvas_side: 8 is not from 16 to 4096"},
+    };
+    snprintf(path, sizeof path, "%s/pipeline.json", dir);
+    for (size_t k = 0; k < sizeof broken / sizeof broken[0]; k++) {
+        remove(path);
+        if (broken[k].json) {
+            FILE *f = fopen(path, "w");
+            assert_non_null(f);
+            fputs(broken[k].json, f);
+            fclose(f);
+        }
+        yz_vision_nets *loaded = NULL;
+        yz_vision_error err = {YZ_VISION_OK, ""};
+        assert_int_not_equal(yz_vision_nets_load(dir, &loaded, &err), YZ_VISION_OK);
+        assert_null(loaded);
+        if (!strstr(err.message, broken[k].message))
+            fail_msg("case %zu: '%s' says nothing of '%s'", k, err.message, broken[k].message);
+    }
+    remove(path);
+    for (int i = 0; i < 4; i++) {
+        snprintf(link, sizeof link, "%s/%s", dir, nets[i]);
+        remove(link);
+    }
+    rmdir(dir);
 }
 
 /* Fails the 1st, 2nd, ... allocation of a full read until one read needs no more: each must
@@ -607,13 +709,14 @@ static void two_readers_make_one_reading(void **state)
 }
 
 /* The first photos of the lawn set: a five-dice photo is read right or refused, never read
- * wrong; a photo of four or six dice is always refused. */
+ * wrong; a photo of four or six dice is always refused. And most are read: 17 of their 18
+ * five-dice photos when this floor was set; fewer than 15 is a broken reader. */
 static void lawn_photos_are_read_right_or_refused(void **state)
 {
     (void)state;
     static char path[8192];
     static truth_photo photos[24];
-    int n = read_lawn_truth(photos, 24);
+    int n = read_lawn_truth(photos, 24), n_read = 0;
     for (int i = 0; i < n; i++) {
         truth_photo *p = &photos[i];
         snprintf(path, sizeof path, "%s/lawn/%s", YZ_SAMPLES_DIR, p->file);
@@ -625,6 +728,7 @@ static void lawn_photos_are_read_right_or_refused(void **state)
             continue;
         }
         if (result.status != YZ_VISION_READ_OK) continue;
+        n_read++;
         /* Each die read must lie on its own labelled die (the one whose centre is nearest) and
          * show that die's value. Matching by position, not by left-to-right order: two dice
          * one behind the other have nearly the same x. */
@@ -649,6 +753,8 @@ static void lawn_photos_are_read_right_or_refused(void **state)
                 fail_msg("%s: die %d read %d, truth %d", p->file, d + 1, result.roll[d], p->values[best]);
         }
     }
+    printf("%d five-dice photos of the first %d read\n", n_read, n);
+    if (n == 24) assert_true(n_read >= 15);
 }
 
 /* Photos that once went wrong or show one rule each, with what a referee would say of them. */
@@ -905,6 +1011,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(drawn_dice_are_read_right_or_refused),
         cmocka_unit_test(missing_models_give_a_clean_error),
+        cmocka_unit_test(the_nets_take_the_sizes_pipeline_json_gives),
         cmocka_unit_test(boxes_that_cannot_be_trusted_refuse_the_photo),
         cmocka_unit_test(a_small_box_at_the_edge_may_be_a_cut_die),
         cmocka_unit_test(the_refusal_banner_leaves_the_dice_in_view),

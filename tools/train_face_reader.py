@@ -9,10 +9,10 @@ models/face_reader.onnx.
 
 Why a second reader: the whole-die reader sees the side faces' pips too and must learn which
 face counts; on an oblique or glaring die it is often right but unsure. The flat top face shows
-only the pips that count, laid out as on a die seen from above, so vision/pipeline.c combines the
-two readers' probabilities (see combine_readers there).
+only the pips that count, laid out as on a die seen from above, so vision/read.c combines the
+two readers' probabilities (see yz_vision_combine_readers there).
 
-The faces are cut exactly as vision/pipeline.c cuts them: the committed models/top_face.onnx
+The faces are cut exactly as vision/read.c cuts them: the committed models/top_face.onnx
 finds the corners in a crop whose centre and size carry the detector's errors, and the face is
 warped out of that crop. A face's corners have no first one and the net may start anywhere, so
 training turns and mirrors faces freely (a die's value is the same whichever way up it lies).
@@ -26,21 +26,8 @@ shared photo); the real photos' labels give the value, and the net's corners the
       ../shared/data/matteop65-webcam ../shared/data/byler-d6 --epochs 24
 
 The committed net came from exactly that: of 2493 renders and 510 shared photos, 2523 to train
-(51938 faces) and 480 held out; 23 minutes on two cores. Held out: 98.6% of 2366 dice faces
-read right (13 wrong at 0.9 or more, which the whole-die reader must then confirm), 98.3% of
-932 lawn and half-die crops read as no face. The seed matters: --seed 2 --epochs 30 made a net
-that, with the other three, read one five-dice lawn sample fewer and 3 of 271 held-out renders
-fewer. Adding 320 renders of low, crowded scenes (render_scenes.py --low-and-crowded, seeds
-21000 and 23000) made it no better: 263 of those 271 renders (this net: 265) and 89.7% of the
-held-out byler-d6 dice (this net: 91.8%). Adding three folders of sun-glare renders
-(render_scenes.py --sun-glare; tools/train_reader.py tells how the readers fare on glare;
---epochs 24 --threads 1, 38 minutes) made it read 44 of the 55 five-dice photos of 80 fresh
-glare renders right (this net: 42) and 56 of the 73 held out from those folders (52), and no
-byler-d6 photo wrongly sure (1), but 263 of the 271 held-out renders (265), 338 of the 379
-held-out byler-d6 dice (348), and a webcam photo wrongly sure (none): not kept. With the
-retrained whole-die reader as well: 48 and 61 of the glare photos (2 of the latter wrongly
-sure), 263 of the 271, 115 of the 120 lawn samples (116), 341 byler-d6 dice, and again a webcam
-photo wrongly sure.
+(51938 faces) and 480 held out. Held out: 98.6% of 2366 dice faces read right, 98.3% of 932 lawn
+and half-die crops read as no face. What else was tried is in tools/READER_HISTORY.md.
 
 Needs python3-torch, python3-opencv, python3-numpy (tools/setup.sh).
 """
@@ -56,12 +43,12 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from train_reader import (CROP, CROP_SCALE, NO_ERROR, ReaderExport, augment_crop,  # noqa: E402
-                          block, crop, detector_error, export, half_die_negative,
+from train_reader import (CROP, CROP_SCALE, NO_ERROR, PIPELINE, ReaderExport,  # noqa: E402
+                          augment_crop, block, crop, detector_error, export, half_die_negative,
                           lawn_negative, load_set, to_tensor, train_epoch)
 
-FACE = 32  # face crop side; must match vision/pipeline.c
-FACE_MARGIN = 0.15  # the face quad grown by this share about its centre; ditto
+FACE = PIPELINE["face_reader"]["face"]  # face crop side (models/pipeline.json)
+FACE_MARGIN = PIPELINE["face_reader"]["face_margin"]  # the face quad grown about its centre
 VARIANTS = 3  # face crops cut per die: one from the true box, the rest with detector errors
 
 

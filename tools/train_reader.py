@@ -27,36 +27,23 @@ measures the C reader on those same shared photos.
   SETS="$RENDERS ../shared/data/matteop65-webcam ../shared/data/byler-d6"
   /usr/bin/python3 tools/train_reader.py $SETS --only detector --det-epochs 24 --threads 1 &
   /usr/bin/python3 tools/train_reader.py $SETS --only reader --reader-epochs 36 --threads 1 &
-  wait; /usr/bin/python3 tools/train_reader.py $SETS --only report   # validation
+  wait
+  # then weigh them as the C reads: held-out renders and shared photos, and threshold sweeps
+  tools/sweep_thresholds.sh $RENDERS
 
 The committed models came from exactly these commands (1793 renders and 510 photos: 1923 to
-train, 380 held out; the two trainings ran side by side on two cores, 66 and 33 minutes). Each
-run seeds torch and numpy the same way, so it repeats with the same torch build. Without
---only both nets are trained in one run. The refusal thresholds in vision/pipeline.c were read
-off the validation report. Half the time a scene of small dice is shown to the detector as
-vision/pipeline.c's second look shows it (second_look). A wider reader (24-48-64-96-128
-channels, 34 minutes on two threads) was no better beside the other committed nets: 266 of the
-271 held-out five-dice renders right (this one: 265), the lawn samples the same, and two more
-byler-d6 photos wrongly sure. The detector trained on all ten render folders (t7-t10 added,
-among them 320 low, crowded scenes; 24 epochs, 91 minutes on one core beside other jobs) was
-no better either: 261 of those 271 (this one: 265) and 29 of the 30 held-out low, crowded ones
-(27); 159 of 161 on 200 fresh samples-like renders (158; tools/render/README.md) with the same
-two wrongly sure; one webcam and one byler-d6 die fewer.
-Sun glare (render_scenes.py --sun-glare, tools/render/README.md) is where the readers are
-weakest: on 80 fresh glare renders (seed 55000) the committed nets read 42 of the 55 five-dice
-photos right, on the held-out seventh of three glare training folders 52 of 73, refusing the
-rest, none wrongly sure.
-This reader retrained with those three folders added (--only reader --reader-epochs 36
---threads 1, 43 minutes) read 47 and 59 of them, 2 of the latter wrongly sure, and 159 of the
-161 five-dice photos of 200 fresh samples-like renders (158), but was worse elsewhere: 264 of
-the 271 held-out five-dice renders (265), 115 of the 120 lawn samples (116), 234 of the 238
-held-out webcam dice (235), 341 of the 379 byler-d6 dice (348) with 2 wrongly sure photos (1).
-It was not kept; nor was the pair of it and the retrained face reader (tools/train_face_reader.py).
+train, 380 held out). Each run seeds torch and numpy the same way, so it repeats with the same
+torch build. Without --only both nets are trained in one run. Half the time a scene of small
+dice is shown to the detector as vision/detect.c's second look shows it (second_look). The
+sizes both sides share are in models/pipeline.json. The refusal thresholds are chosen with
+`yardzee eval` on the held-out renders (tools/sweep_thresholds.sh); what else was tried, and
+what it gave, is in tools/READER_HISTORY.md.
 Needs python3-torch, python3-opencv, python3-numpy (Debian packages; tools/setup.sh).
 """
 import argparse
 import csv
 import collections
+import json
 import pathlib
 import random
 import time
@@ -67,16 +54,21 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-DET_SIDE = 320  # detector canvas; must match vision/pipeline.c
-DET_TYPICAL_DIE = 24.0  # the second look at small dice (zoom_window); ditto
-# Photos whose dice the second look enlarges this much get a second-look sample. The committed
-# detector was trained with 1.5; vision/pipeline.c now looks again from 1.3 (its ZOOM_WORTH),
-# which reads more held-out renders right. The window's dice are at DET_TYPICAL_DIE either way.
-ZOOM_WORTH = 1.5
-ZOOM_MARGIN = 1.0
-STRIDE = 4
-CROP = 64  # reader crop; must match vision/pipeline.c
-CROP_SCALE = 1.3  # crop side / die box long side; must match vision/pipeline.c
+# What the nets are trained with and vision/ reads them with: models/pipeline.json, the one
+# place these numbers are written (vision/geometry.c reads it when it loads the nets).
+PIPELINE = json.loads((pathlib.Path(__file__).resolve().parent.parent / "models" /
+                       "pipeline.json").read_text())
+DET_SIDE = PIPELINE["detector"]["canvas_side"]  # detector canvas
+STRIDE = PIPELINE["detector"]["stride"]  # detector output cell
+BOX_UNIT = PIPELINE["detector"]["box_unit"]  # the detector's box sizes are in these pixels
+DET_TYPICAL_DIE = PIPELINE["second_look"]["typical_die"]  # the second look's die (zoom_window)
+ZOOM_MARGIN = PIPELINE["second_look"]["margin"]
+# Training only, different on purpose: photos whose dice the second look enlarges this much get
+# a second-look sample. The committed detector was trained with 1.5; vision/ looks again from
+# 1.3 (zoom_worth in vision/tuning.c). The window's dice are at DET_TYPICAL_DIE either way.
+TRAINED_ZOOM_WORTH = PIPELINE["second_look"]["trained_zoom_worth"]
+CROP = PIPELINE["reader"]["crop"]  # reader crop
+CROP_SCALE = PIPELINE["reader"]["crop_scale"]  # crop side / die box long side
 
 
 # Shared real-photo sets (../shared/data) whose boxes cover only the pips of the top face, not
@@ -158,7 +150,7 @@ class Detector(nn.Module):
         u8 = self.up8(torch.cat([F.interpolate(a16, scale_factor=2.0, mode="nearest"), a8], 1))
         u4 = self.up4(torch.cat([F.interpolate(u8, scale_factor=2.0, mode="nearest"), a4], 1))
         out = self.head(u4)
-        # channel 0: centre score 0..1; 1, 2: box w, h in canvas pixels / 32
+        # channel 0: centre score 0..1; 1, 2: box w, h in canvas pixels / BOX_UNIT
         return torch.cat([torch.sigmoid(out[:, :1]), out[:, 1:]], 1)
 
 
@@ -172,9 +164,9 @@ def jitter_colour(image, rng):
 
 
 def second_look(image, dice):
-    """What vision/pipeline.c's zoom_window shows the detector of a photo of small dice, from
+    """What vision/detect.c's zoom_window shows the detector of a photo of small dice, from
     the true boxes: (the part of the photo around the dice, the dice in it, the scale), or None
-    when it would enlarge them less than ZOOM_WORTH times."""
+    when it would enlarge them less than TRAINED_ZOOM_WORTH times."""
     if not dice:
         return None
     h, w = image.shape[:2]
@@ -182,7 +174,7 @@ def second_look(image, dice):
     x0, x1 = min(d[1] for d in dice), max(d[1] + d[3] for d in dice)
     y0, y1 = min(d[2] for d in dice), max(d[2] + d[4] for d in dice)
     zoom = min(DET_TYPICAL_DIE / die, DET_SIDE / (max(x1 - x0, y1 - y0) + 2 * ZOOM_MARGIN * die))
-    if zoom < ZOOM_WORTH * DET_SIDE / max(w, h):
+    if zoom < TRAINED_ZOOM_WORTH * DET_SIDE / max(w, h):
         return None
     vw, vh = int(min(w, DET_SIDE / zoom)), int(min(h, DET_SIDE / zoom))
     left = min(max(round((x0 + x1) / 2 - vw / 2), 0), w - vw)
@@ -229,7 +221,7 @@ def detector_sample(image, dice, rng, augment, scale=None):
         ix, iy = int(round(gx)), int(round(gy))
         ix, iy = min(max(ix, 0), cells - 1), min(max(iy, 0), cells - 1)
         heat[iy, ix] = 1.0
-        size[:, iy, ix] = (bw * scale / 32, bh * scale / 32)
+        size[:, iy, ix] = (bw * scale / BOX_UNIT, bh * scale / BOX_UNIT)
         mask[iy, ix] = 1
     x = torch.from_numpy(canvas.transpose(2, 0, 1).copy() / 255.0)
     return x, torch.from_numpy(heat), torch.from_numpy(size), torch.from_numpy(mask)
@@ -272,20 +264,6 @@ def train_detector(train, val, epochs, rng):
         print(f"detector epoch {epoch}: loss {total / len(train):.3f}", flush=True)
     net.eval()
     return net
-
-
-def detect(net, image, threshold=0.3):
-    x, _, _, _ = detector_sample(image, [], None, False)
-    with torch.no_grad():
-        out = net(x[None].float())[0].numpy()
-    heat = out[0]
-    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > threshold)
-    scale = max(image.shape[:2]) / DET_SIDE
-    found = []
-    for iy, ix in zip(*np.nonzero(peaks)):
-        found.append((float(heat[iy, ix]), (ix + 0.5) * STRIDE * scale, (iy + 0.5) * STRIDE * scale,
-                      out[1, iy, ix] * 32 * scale, out[2, iy, ix] * 32 * scale))
-    return found
 
 
 # ---- top reader ------------------------------------------------------------------------------
@@ -457,95 +435,6 @@ def export(net, shape, path):
     print(f"{path}: {path.stat().st_size // 1024} KB, OpenCV matches torch to {np.abs(ref - got).max():.2e}")
 
 
-SAME_DIE = 0.35  # must match vision/pipeline.c
-EXPLAINED = 0.5  # ditto
-
-
-def read_photo(det, reader, image, doubt):
-    """What vision/pipeline.c does, up to the verdict (but for the second look at small dice:
-    yardzee eval on the held-out renders measures the whole):
-    [(score, probabilities, cx, cy, unexplained, w, h)]."""
-    found = sorted(detect(det, image, doubt), key=lambda f: -f[0])
-    kept = []
-    for f in found:
-        if all(np.hypot(f[1] - k[1], f[2] - k[2]) >= SAME_DIE * min(max(k[3], k[4]), max(f[3], f[4]))
-               for k in kept):
-            kept.append(f)
-    kept = [f + (False,) for f in kept]
-    x, _, _, _ = detector_sample(image, [], None, False)
-    with torch.no_grad():
-        out = det(x[None].float())[0].numpy()
-    scale = max(image.shape[:2]) / DET_SIDE
-    h, w = image.shape[:2]
-    for iy in range(-(-round(h / scale) // STRIDE)):
-        for ix in range(-(-round(w / scale) // STRIDE)):
-            if out[0, iy, ix] < doubt:
-                continue
-            cx, cy = (ix + 0.5) * STRIDE * scale, (iy + 0.5) * STRIDE * scale
-            if all(np.hypot(cx - k[1], cy - k[2]) > EXPLAINED * max(k[3], k[4]) for k in kept):
-                kept.append((float(out[0, iy, ix]), cx, cy, out[1, iy, ix] * 32 * scale,
-                             out[2, iy, ix] * 32 * scale, True))
-    crops = [crop(image, k[1], k[2], max(k[3], k[4]) * CROP_SCALE) for k in kept]
-    with torch.no_grad():  # the mean over the crop and its mirror image, as the C side does
-        p = (torch.softmax(reader(to_tensor(crops)), 1).numpy() +
-             torch.softmax(reader(to_tensor([c[:, ::-1] for c in crops])), 1).numpy()) / 2 if crops else np.zeros((0, 7))
-    return [(f[0], q, f[1], f[2], f[5], f[3], f[4]) for f, q in zip(kept, p)]
-
-
-def matches(read, die):
-    """Either box holds the other's centre, as yardzee eval matches them."""
-    _, _, cx, cy, _, w, h = read
-    value, x, y, dw, dh, _ = die
-    return (x <= cx <= x + dw and y <= cy <= y + dh) or \
-        (abs(x + dw / 2 - cx) <= w / 2 and abs(y + dh / 2 - cy) <= h / 2)
-
-
-def report_val(det, reader, val):
-    """Validation photo by photo as the C side reads them, for a grid of thresholds: whole
-    five-dice rolls on the renders, single dice (as `--expect any` reads them) on every set."""
-    for doubt in (0.2, 0.25, 0.3):
-        photos = [(name, dice, read_photo(det, reader, image, doubt)) for name, image, dice in val]
-        for die_score in (0.4, 0.5, 0.6):
-            for conf in (0.8, 0.9, 0.95, 0.98):
-                rolls = collections.Counter()
-                per_set = collections.defaultdict(collections.Counter)
-                for name, dice, reads in photos:
-                    found = [r for r in reads if r[4] or r[0] >= die_score or r[1].argmax() > 0]
-                    certain = [r[0] >= die_score and r[1].argmax() > 0 and r[1].max() >= conf and not r[4]
-                               for r in found]
-                    all_right = True
-                    counts = per_set[name.split("/")[0]]
-                    for die in dice:
-                        on = [(r, c) for r, c in zip(found, certain) if matches(r, die)]
-                        on.sort(key=lambda rc: np.hypot(rc[0][2] - die[1] - die[3] / 2,
-                                                        rc[0][3] - die[2] - die[4] / 2))
-                        value = int(on[0][0][1].argmax()) if on and on[0][1] else 0
-                        counts["dice"] += die[5]
-                        counts["right"] += die[5] and value == die[0]
-                        counts["wrong_sure"] += value > 0 and value != (die[0] if die[5] else 0)
-                        all_right = all_right and value == (die[0] if die[5] else 0)
-                    if name.split("/")[0] in SHARED_SET_NAMES:
-                        continue
-                    ok = len(found) == 5 and all(certain)
-                    five = len(dice) == 5 and all(d[5] for d in dice)
-                    rolls["five"] += five
-                    rolls["five_right"] += ok and five and all_right
-                    rolls["wrong_ok"] += ok and not (five and all_right)
-                    rolls["other"] += not five
-                    rolls["other_refused"] += not five and not ok
-                dice_report = ", ".join(f"{k} {c['right']}/{c['dice']} ({c['wrong_sure']} wrong)"
-                                        for k, c in sorted(per_set.items()))
-                print(f"die {die_score} doubt {doubt} conf {conf}: renders: five-dice right "
-                      f"{rolls['five_right']}/{rolls['five']}, others refused {rolls['other_refused']}/"
-                      f"{rolls['other']}, wrong ok {rolls['wrong_ok']}; dice: {dice_report}", flush=True)
-    for name, dice, reads in photos:
-        if name.split("/")[0] in SHARED_SET_NAMES:
-            continue  # the render lines are the ones to read by eye
-        got = sorted((round(r[2]), int(r[1].argmax()), round(float(r[1].max()), 2), round(r[0], 2), r[4]) for r in reads)
-        want = sorted((round(d[1] + d[3] / 2), d[0] if d[5] else 0) for d in dice)
-        print(f"  {name}: want {want}\n      got {got}")
-
-
 def train_or_load(args, name, train, untrained, exported, shape, onnx_name, started):
     """Trains the net called name (when --only allows) and exports it to --out and its weights to
     --cache; else loads its weights from --cache into untrained, or None when it was never
@@ -571,8 +460,8 @@ def main():
     parser.add_argument("--det-epochs", type=int, default=40)
     parser.add_argument("--reader-epochs", type=int, default=40)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--only", choices=["detector", "reader", "report"], default=None,
-                        help="train one net (the other is taken from --cache), or none and report")
+    parser.add_argument("--only", choices=["detector", "reader"], default=None,
+                        help="train one net only")
     parser.add_argument("--cache", type=pathlib.Path, default=pathlib.Path("/tmp/yz-train-nets"),
                         help="where the torch weights are kept between runs")
     args = parser.parse_args()
@@ -595,12 +484,7 @@ def main():
                         started)
     reader = train_or_load(args, "reader", lambda: train_reader(train, val, args.reader_epochs, rng),
                            reader, ReaderExport, (1, 3, CROP, CROP), "top_reader.onnx", started)
-    if det is None or reader is None:
-        print("no validation report: the other net has not been trained yet")
-        return
-    det.eval()
-    reader.eval()
-    report_val(det, reader, val)
+    print("weigh them with tools/sweep_thresholds.sh and tools/eval_shared.sh", flush=True)
 
 
 if __name__ == "__main__":

@@ -16,18 +16,9 @@ the four ways of starting the clockwise order.
 
   /usr/bin/python3 tools/train_top_face.py $RENDERS --epochs 40 --threads 1   # see train_reader.py
 
-The committed net came from exactly that (1540 renders to train, 253 held out; 9 minutes on
-one core beside another job). Held-out corner error: median 0.023, 95th percentile 0.068 die
-sides (1261 dice).
-
-Trained on all ten render folders instead (t7-t10 added, 2416 renders, 14 minutes), the corners
-came closer on the 1959 held-out dice of those folders: 95th percentile 0.055 die sides, against
-0.068 for the committed net (0.095 against 0.138 on the low, crowded t9/t10). Yet with the face
-reader retrained on its quads (tools/train_face_reader.py --top-face) the pair read fewer
-held-out photos right than the committed pair: 262 of the 271 held-out five-dice renders (265),
-231 of 238 webcam dice (235), 344 of 379 byler-d6 dice (348). With the committed face reader it
-was worse on the webcam photos still (227), and averaging both pairs' face readings was no
-better (263, 234, 341). So closer corners alone do not read more dice; the committed pair stays.
+The committed net came from exactly that (1540 renders to train, 253 held out). Held-out corner
+error: median 0.023, 95th percentile 0.068 die sides (1261 dice). What else was tried is in
+tools/READER_HISTORY.md.
 
 Needs python3-torch, python3-opencv, python3-numpy (tools/setup.sh).
 """

@@ -7,12 +7,12 @@
 /* Make the nth allocation libyzvision asks for from now on fail (1 = the next); 0 turns it off. */
 void yz_vision_testing_fail_allocation(long nth);
 
-/* The verdict step alone (vision/pipeline.c) on dice already found and read: sets the roll,
- * the status and the reason, and distrusts dice whose boxes or top faces say they cannot be
- * trusted. */
+/* The verdict step alone (vision/verdict.c, with the committed thresholds) on dice already
+ * found and read: sets the roll, the status and the reason, and distrusts dice whose boxes or
+ * top faces say they cannot be trusted. */
 void yz_vision_testing_verdict(yz_vision_result *result, int expect);
 
-/* How vision/pipeline.c makes one reading of one die from its two readers' probabilities
+/* How vision/read.c makes one reading of one die from its two readers' probabilities
  * (0 = no readable top face, 1..6), the whole-die reader's and the top-face reader's. */
 void yz_vision_testing_combine_readers(const float whole_die[7], const float face[7],
                                        float combined[7]);

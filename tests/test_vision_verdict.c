@@ -1,0 +1,149 @@
+/* test_vision_verdict.c - the verdict stage (vision/verdict.c) alone, on hand-made dice: built
+ * from verdict.c and tuning.c without a net, a photo or OpenCV, so what it decides is seen
+ * apart from what the nets find. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "stages.h"
+
+#define PHOTO_W 1000
+#define PHOTO_H 750
+
+/* How a case's dice differ from n plain ones: die i at x = 100 + 150 i, y = 300, 50 px square,
+ * its top face the box's upper two thirds, value (i % 6) + 1, read with confidence. */
+typedef struct {
+    int n_dice;
+    int uncertain;   /* index of a die whose value is not trusted, or -1 */
+    int merged;      /* index of a die whose box is 80 px (two dice seen as one), or -1 */
+    int cut;         /* index of a die moved so its box reaches 20 px out of the right edge */
+    int completed;   /* ... and its top face was read whole through its twin */
+    int expect;      /* dice expected, 0 = any */
+    double two_dice; /* two_dice_side; 0: the committed one */
+    int ok;          /* the photo is read */
+    const char *why; /* when refused: part of the reason */
+} verdict_case;
+
+static yz_vision_result hand_made(const verdict_case *c)
+{
+    yz_vision_result result;
+    memset(&result, 0, sizeof result);
+    result.image_w = PHOTO_W;
+    result.image_h = PHOTO_H;
+    result.n_dice = c->n_dice;
+    for (int i = 0; i < c->n_dice; i++) {
+        yz_vision_die *die = &result.dice[i];
+        int side = i == c->merged ? 80 : 50;
+        int x = i == c->cut ? PHOTO_W - side + 20 : 100 + 150 * (i % 6);
+        int y = 300 + 60 * (i / 6);
+        die->value = i % 6 + 1;
+        die->confidence = i == c->uncertain ? 0.6 : 0.99;
+        die->certain = i != c->uncertain;
+        die->box[0] = x, die->box[1] = y, die->box[2] = side, die->box[3] = side;
+        double x1 = x + side, y1 = y + side * 2.0 / 3;
+        double top[4][2] = {{x, y}, {x1, y}, {x1, y1}, {x, y1}};
+        memcpy(die->top, top, sizeof top);
+        die->top_completed = i == c->cut && c->completed;
+    }
+    return result;
+}
+
+static void the_verdict_reads_only_what_it_can_vouch_for(void **state)
+{
+    (void)state;
+    static const verdict_case cases[] = {
+        /* n  unc  mrg  cut cmp exp two  ok  why */
+        {5, -1, -1, -1, 0, 5, 0, 1, NULL},
+        {6, -1, -1, -1, 0, 5, 0, 0, "found 6 dice, expected 5; something else may look"},
+        {4, -1, -1, -1, 0, 5, 0, 0, "found 4 dice, expected 5; one may be hidden"},
+        {10, -1, -1, -1, 0, 5, 0, 0, "found 10 dice, expected 5; the camera may be so close"},
+        {5, 2, -1, -1, 0, 5, 0, 0, "die 3 (from the left) could not be read with confidence"},
+        {5, 0, -1, -1, 0, 5, 0, 0, "die 1 (from the left) could not be read with confidence"},
+        {0, -1, -1, -1, 0, 0, 0, 0, "found no dice"},
+        {3, -1, -1, -1, 0, 0, 0, 1, NULL},
+        {7, -1, -1, -1, 0, 0, 0, 1, NULL},
+        /* An 80 px box among 50 px ones: 1.6 times, over the committed 1.45; not over 2. */
+        {5, -1, 3, -1, 0, 5, 0, 0, "die 4 (from the left) is much larger than the others"},
+        {5, -1, 3, -1, 0, 5, 2.0, 1, NULL},
+        /* A box out of the frame: its pips may be too, unless its face was read whole. */
+        {5, -1, -1, 4, 0, 5, 0, 0, "die 5 (from the left) is cut off by the edge"},
+        {5, -1, -1, 4, 1, 5, 0, 1, NULL},
+        /* ... but not when its value was not trusted anyway. */
+        {5, 4, -1, 4, 1, 5, 0, 0, "die 5 (from the left) is cut off by the edge"},
+        /* A count other than expected is said first. */
+        {6, 2, -1, -1, 0, 5, 0, 0, "found 6 dice"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const verdict_case *c = &cases[k];
+        yz_vision_tuning tuning;
+        assert_int_equal(yz_vision_tuning_parse(NULL, "test", &tuning, NULL), YZ_VISION_OK);
+        if (c->two_dice > 0) tuning.two_dice_side = c->two_dice;
+        yz_vision_result result = hand_made(c);
+        yz_vision_give_verdict(&result, c->expect, &tuning);
+        if (c->ok) {
+            if (result.status != YZ_VISION_READ_OK)
+                fail_msg("case %zu: refused: %s", k, result.reason);
+            assert_string_equal(result.reason, "");
+            assert_null(result.retake);
+            for (int i = 0; i < c->n_dice; i++)
+                assert_int_equal(result.roll[i], i % 6 + 1);
+        } else {
+            if (result.status != YZ_VISION_READ_REFUSED || !strstr(result.reason, c->why))
+                fail_msg("case %zu: expected a refusal (%s), got status %d (%s)", k, c->why,
+                         result.status, result.reason);
+            assert_non_null(result.retake);
+        }
+    }
+}
+
+/* $YARDZEE_TUNE's grammar: NAME=VALUE, comma-separated, each name once known, each value in
+ * its range; the committed thresholds otherwise. */
+static void thresholds_are_set_by_name_or_refused(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *list;
+        yz_vision_status status;
+        double min_confidence, die_score; /* when ok */
+        const char *message;              /* when not */
+    } cases[] = {
+        {NULL, YZ_VISION_OK, 0.90, 0.50, NULL},
+        {"", YZ_VISION_OK, 0.90, 0.50, NULL},
+        {"min_confidence=0.95", YZ_VISION_OK, 0.95, 0.50, NULL},
+        {"die_score=0.4,min_confidence=0.8", YZ_VISION_OK, 0.80, 0.40, NULL},
+        {"die_score=0.4,,", YZ_VISION_OK, 0.90, 0.40, NULL},
+        {"confidence=0.9", YZ_VISION_ERR_USAGE, 0, 0,
+         "T: 'confidence' is not NAME=VALUE with NAME one of"},
+        {"min_confidence", YZ_VISION_ERR_USAGE, 0, 0, "T: 'min_confidence' is not NAME=VALUE"},
+        {"min_confidence=high", YZ_VISION_ERR_USAGE, 0, 0,
+         "T: min_confidence: 'high' is not a number from 0 to 1"},
+        {"die_score=1.5", YZ_VISION_ERR_USAGE, 0, 0, "T: die_score: '1.5' is not a number"},
+        {"zoom_worth=0.5", YZ_VISION_ERR_USAGE, 0, 0, "T: zoom_worth: '0.5' is not a number"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        yz_vision_tuning tuning;
+        yz_vision_error err = {0, ""};
+        yz_vision_status status = yz_vision_tuning_parse(cases[k].list, "T", &tuning, &err);
+        if (status != cases[k].status) fail_msg("case %zu: status %d (%s)", k, status, err.message);
+        if (status == YZ_VISION_OK) {
+            assert_float_equal(tuning.min_confidence, cases[k].min_confidence, 1e-12);
+            assert_float_equal(tuning.die_score, cases[k].die_score, 1e-12);
+            assert_float_equal(tuning.doubt_score, 0.25, 1e-12);
+        } else if (strncmp(err.message, cases[k].message, strlen(cases[k].message)) != 0) {
+            fail_msg("case %zu: message '%s'", k, err.message);
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(the_verdict_reads_only_what_it_can_vouch_for),
+        cmocka_unit_test(thresholds_are_set_by_name_or_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

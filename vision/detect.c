@@ -1,0 +1,309 @@
+/* detect.c - step 1: where the dice are.
+ *
+ * The photo, shrunk to the detector's canvas (pipeline.json's det_side long side), goes through
+ * the detector, which scores every det_stride x det_stride cell as a die's centre and guesses
+ * that die's box. Dice that touch still have separate centres, which colour segmentation could
+ * not promise. A local maximum scoring die_score or more is a die; one closer to a stronger one
+ * than SAME_DIE die sides is the same die. A maximum between doubt_score and die_score may be a
+ * die: unless the readers see no die there, it counts, so the photo is never read without it.
+ * So do scores of doubt_score or more that no die accounts for (add_unexplained): a die merged
+ * into its neighbour, or one half hidden behind it. Dice far smaller than those the detector
+ * learned on (a far or high camera) get a second look: the part of the photo they are in,
+ * enlarged until they are of the usual size (zoom_window). Dice far larger than it learned on
+ * (a photo taken close to them) break into several peaks each: a step back looks at the photo
+ * halved, and is taken when it sees one die where the first look saw several.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "stages.h"
+
+#define SAME_DIE 0.35 /* peaks closer than this many die sides are one die */
+#define EXPLAINED 0.5 /* a die accounts for the detector's scores this near it */
+#define DET_LARGE_DIE                                                                              \
+    32.0                 /* sure dice with a median side above this (canvas pixels) may be         \
+                            too large for the detector: a photo taken close to them */
+#define PIECE_OF_DIE 0.5 /* a peak under this share of the dice's side is a piece of one */
+#define MAX_STEPS_BACK 3 /* looks at such a photo halved, at most (down to 1/8 the size) */
+
+static int by_score(const void *a, const void *b)
+{
+    double sa = ((const yz_vision_candidate *)a)->score,
+           sb = ((const yz_vision_candidate *)b)->score;
+    return (sa < sb) - (sa > sb);
+}
+
+/* Keeps the strongest peak of each die: a weaker one closer to it than a third of the smaller
+ * of the two dice is the same die. Touching dice are a whole die apart; perspective puts one
+ * die half behind another, closer than that, but never a third of a die. */
+static void one_peak_per_die(yz_vision_candidate *found, int *n_found)
+{
+    qsort(found, (size_t)*n_found, sizeof *found, by_score);
+    int kept = 0;
+    for (int i = 0; i < *n_found; i++) {
+        int same = 0;
+        for (int k = 0; k < kept && !same; k++) {
+            double reach =
+                SAME_DIE * fmin(fmax(found[k].w, found[k].h), fmax(found[i].w, found[i].h));
+            same = hypot(found[i].cx - found[k].cx, found[i].cy - found[k].cy) < reach;
+        }
+        if (!same) found[kept++] = found[i];
+    }
+    *n_found = kept;
+}
+
+/* A die the detector merged into its neighbour leaves no peak of its own, only scores of
+ * doubt_score or more farther from every found die than EXPLAINED die sides. Each such place
+ * becomes an unexplained yz_vision_candidate (which then accounts for the cells around it): it
+ * counts as a die, so the photo is never read one die short, and is certain only if the readers
+ * agree on its value. */
+static void add_unexplained(const yz_vision_nets *nets, const float *heat, const float *width,
+                            const float *height, int grid_w, int cells_w, int cells_h,
+                            double to_photo, yz_vision_candidate *found, int *n_found)
+{
+    const yz_vision_geometry *g = &nets->geometry;
+    for (int y = 0; y < cells_h; y++)
+        for (int x = 0; x < cells_w; x++) {
+            float score = heat[y * grid_w + x];
+            if (score < nets->tuning.doubt_score) continue;
+            double cx = (x + 0.5) * g->det_stride * to_photo;
+            double cy = (y + 0.5) * g->det_stride * to_photo;
+            int explained = 0;
+            for (int k = 0; k < *n_found && !explained; k++)
+                explained = hypot(cx - found[k].cx, cy - found[k].cy) <=
+                            EXPLAINED * fmax(found[k].w, found[k].h);
+            if (explained || *n_found == YZ_VISION_MAX_CANDIDATES) continue;
+            found[(*n_found)++] =
+                (yz_vision_candidate){score,
+                                      cx,
+                                      cy,
+                                      fmax(1.0, width[y * grid_w + x] * g->box_unit * to_photo),
+                                      fmax(1.0, height[y * grid_w + x] * g->box_unit * to_photo),
+                                      1};
+        }
+}
+
+/* The detector's peaks in one window of the photo (working-size pixels), shrunk or enlarged by
+ * `scale` into the top-left of the canvas; candidates come back in photo coordinates. The net
+ * is fully convolutional, so the canvas is only as large as the window needs (rounded up to
+ * det_align): a 4:3 photo costs three quarters of a square canvas, a small window less. */
+static yz_vision_status detect_in_window(const yz_vision_nets *nets, const yz_vision_image *photo,
+                                         const int window[4], double scale,
+                                         yz_vision_candidate *found, int *n_found)
+{
+    const yz_vision_geometry *g = &nets->geometry;
+    yz_vision_status status = YZ_VISION_OK;
+    int side = g->det_side, align = g->det_align, stride = g->det_stride;
+    int shrunk_w = (int)lround(window[2] * scale), shrunk_h = (int)lround(window[3] * scale);
+    shrunk_w = shrunk_w < 1 ? 1 : shrunk_w > side ? side : shrunk_w;
+    shrunk_h = shrunk_h < 1 ? 1 : shrunk_h > side ? side : shrunk_h;
+    int canvas_w = (shrunk_w + align - 1) / align * align,
+        canvas_h = (shrunk_h + align - 1) / align * align;
+    int grid_w = canvas_w / stride, grid_h = canvas_h / stride;
+    size_t n_out = 3 * (size_t)grid_w * grid_h;
+    uint8_t *canvas = yz_vision_alloc((size_t)canvas_w * canvas_h * 3);
+    float *out = yz_vision_alloc(n_out * sizeof(float));
+    if (!canvas || !out) {
+        status = YZ_VISION_ERR_NOMEM;
+        goto done;
+    }
+    memset(canvas, 0, (size_t)canvas_w * canvas_h * 3);
+    yz_cv_image source = {window[2], window[3], 3, photo->w * 3,
+                          photo->rgb + ((size_t)window[1] * photo->w + window[0]) * 3};
+    yz_cv_image shrunk = {shrunk_w, shrunk_h, 3, canvas_w * 3, canvas}; /* top-left of canvas */
+    yz_cv_image input = {canvas_w, canvas_h, 3, canvas_w * 3, canvas};
+    int n_values = 0;
+    if (yz_cv_resize_area(&source, &shrunk) ||
+        yz_cv_net_run(nets->detector, &input, 1, out, (int)n_out, &n_values) ||
+        n_values != (int)n_out) {
+        status = YZ_VISION_ERR_INTERNAL;
+        goto done;
+    }
+    const float *heat = out, *width = out + grid_w * grid_h, *height = width + grid_w * grid_h;
+    int cells_w = (shrunk_w + stride - 1) / stride, cells_h = (shrunk_h + stride - 1) / stride;
+    double to_photo = 1.0 / scale;
+    *n_found = 0;
+    for (int y = 0; y < cells_h; y++)
+        for (int x = 0; x < cells_w; x++) {
+            float score = heat[y * grid_w + x];
+            if (score < nets->tuning.doubt_score) continue;
+            int peak = 1;
+            double sum = 0, sx = 0, sy = 0;
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    int nx = x + dx, ny = y + dy;
+                    if (nx < 0 || ny < 0 || nx >= grid_w || ny >= grid_h) continue;
+                    float other = heat[ny * grid_w + nx];
+                    /* ties go to the first cell in reading order */
+                    if (other > score || (other == score && (dy < 0 || (dy == 0 && dx < 0))))
+                        peak = 0;
+                    sum += other;
+                    sx += other * dx;
+                    sy += other * dy;
+                }
+            if (!peak || *n_found == YZ_VISION_MAX_CANDIDATES) continue;
+            yz_vision_candidate *c = &found[(*n_found)++];
+            c->score = score;
+            c->cx = (x + 0.5 + sx / sum) * stride * to_photo;
+            c->cy = (y + 0.5 + sy / sum) * stride * to_photo;
+            c->w = fmax(1.0, width[y * grid_w + x] * g->box_unit * to_photo);
+            c->h = fmax(1.0, height[y * grid_w + x] * g->box_unit * to_photo);
+            c->unexplained = 0;
+        }
+    one_peak_per_die(found, n_found);
+    add_unexplained(nets, heat, width, height, grid_w, cells_w, cells_h, to_photo, found, n_found);
+    for (int i = 0; i < *n_found; i++) {
+        found[i].cx += window[0];
+        found[i].cy += window[1];
+    }
+done:
+    yz_vision_release(canvas);
+    yz_vision_release(out);
+    return status;
+}
+
+int yz_vision_sure_die(const yz_vision_candidate *c, const yz_vision_tuning *tuning)
+{
+    return c->score >= tuning->die_score && !c->unexplained;
+}
+
+/* The median long side of the sure dice found (photo pixels), 0 when there are none. */
+static double median_sure_side(const yz_vision_tuning *tuning, const yz_vision_candidate *found,
+                               int n_found)
+{
+    double sides[YZ_VISION_MAX_CANDIDATES];
+    int n = 0;
+    for (int i = 0; i < n_found; i++)
+        if (yz_vision_sure_die(&found[i], tuning)) sides[n++] = fmax(found[i].w, found[i].h);
+    return n ? yz_vision_median(sides, n) : 0;
+}
+
+/* Where a second, closer look would show small dice at the size the detector knows best: a
+ * window around every sure die (with zoom_margin die sides to spare), enlarged so their median
+ * die is typical_die canvas pixels, or as much as fits. Returns the scale, or 0 when it would
+ * not enlarge them zoom_worth times the first look's `scale`. The second look costs about 9 ms;
+ * tools/READER_HISTORY.md says why it starts at 1.3. */
+static double zoom_window(const yz_vision_nets *nets, const yz_vision_image *photo,
+                          const yz_vision_candidate *found, int n_found, double scale,
+                          int window[4])
+{
+    const yz_vision_geometry *g = &nets->geometry;
+    double die = median_sure_side(&nets->tuning, found, n_found);
+    if (die == 0) return 0;
+    double x0 = photo->w, y0 = photo->h, x1 = 0, y1 = 0, margin = g->zoom_margin * die;
+    for (int i = 0; i < n_found; i++) {
+        if (!yz_vision_sure_die(&found[i], &nets->tuning)) continue;
+        x0 = fmin(x0, found[i].cx - found[i].w / 2);
+        x1 = fmax(x1, found[i].cx + found[i].w / 2);
+        y0 = fmin(y0, found[i].cy - found[i].h / 2);
+        y1 = fmax(y1, found[i].cy + found[i].h / 2);
+    }
+    double need = fmax(x1 - x0, y1 - y0) + 2 * margin;
+    double zoom = fmin(g->typical_die / die, g->det_side / need);
+    if (zoom < nets->tuning.zoom_worth * scale) return 0;
+    /* A det_side canvas at that scale, centred on the dice and kept inside the photo. */
+    double side = g->det_side / zoom, cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+    int w = (int)fmin(photo->w, floor(side)), h = (int)fmin(photo->h, floor(side));
+    int left = (int)lround(cx - w / 2.0), top = (int)lround(cy - h / 2.0);
+    window[0] = left < 0 ? 0 : left + w > photo->w ? photo->w - w : left;
+    window[1] = top < 0 ? 0 : top + h > photo->h ? photo->h - h : top;
+    window[2] = w;
+    window[3] = h;
+    return zoom;
+}
+
+/* How many of the peaks (unexplained places aside) have their centre in the box of `die`. */
+static int centres_in_box(const yz_vision_candidate *die, const yz_vision_candidate *found,
+                          int n_found)
+{
+    int inside = 0;
+    for (int i = 0; i < n_found; i++)
+        inside += !found[i].unexplained && fabs(found[i].cx - die->cx) < die->w / 2 &&
+                  fabs(found[i].cy - die->cy) < die->h / 2;
+    return inside;
+}
+
+/* Whether some sure die of `dice` holds the centres of two or more peaks of `peaks` in its box:
+ * one die seen as several, when dice and peaks are one look; when they are a look from farther
+ * back and a closer one, the closer look broke that die apart. */
+static int die_holding_peaks(const yz_vision_tuning *tuning, const yz_vision_candidate *dice,
+                             int n_dice, const yz_vision_candidate *peaks, int n_peaks)
+{
+    for (int k = 0; k < n_dice; k++)
+        if (yz_vision_sure_die(&dice[k], tuning) && centres_in_box(&dice[k], peaks, n_peaks) >= 2)
+            return 1;
+    return 0;
+}
+
+/* Dice far larger than the detector learned on (a photo taken close to them) break into
+ * several peaks each, sure dice inside each other's boxes, whose guessed sides stop growing at
+ * about 45 canvas pixels. Where the dice look that large, or a sure die's box holds another
+ * peak's centre, step back: look at the whole photo half the size. The step is taken if it shows
+ * one die where the closer look saw several, and the dice no smaller than those that would get a
+ * second look (a die half behind another is not two halves of one); found and *scale then
+ * become the farther look's. */
+static yz_vision_status step_back(const yz_vision_nets *nets, const yz_vision_image *photo,
+                                  yz_vision_candidate *found, int *n_found, double *scale)
+{
+    const yz_vision_tuning *tuning = &nets->tuning;
+    int whole[4] = {0, 0, photo->w, photo->h};
+    yz_vision_status status = YZ_VISION_OK;
+    for (int step = 0; step < MAX_STEPS_BACK && status == YZ_VISION_OK; step++) {
+        double median_side = median_sure_side(tuning, found, *n_found) * *scale;
+        if (median_side <= DET_LARGE_DIE &&
+            !die_holding_peaks(tuning, found, *n_found, found, *n_found))
+            break;
+        yz_vision_candidate farther[YZ_VISION_MAX_CANDIDATES];
+        int n_farther = 0;
+        double farther_scale = *scale / 2;
+        status = detect_in_window(nets, photo, whole, farther_scale, farther, &n_farther);
+        double farther_side = median_sure_side(tuning, farther, n_farther);
+        int step_back =
+            status == YZ_VISION_OK &&
+            die_holding_peaks(tuning, farther, n_farther, found, *n_found) &&
+            farther_side * farther_scale >= nets->geometry.typical_die / tuning->zoom_worth;
+        if (!step_back) break;
+        /* A sure die of the closer look that no die of the step back holds stays, unless it is
+         * far smaller than those (a piece of one): a die the frame's edge cuts through, too small
+         * a part to see from farther, still refuses the photo. */
+        for (int i = 0; i < *n_found && n_farther < YZ_VISION_MAX_CANDIDATES; i++) {
+            int held = 0;
+            for (int k = 0; k < n_farther && !held; k++)
+                held = centres_in_box(&farther[k], &found[i], 1);
+            if (yz_vision_sure_die(&found[i], tuning) && !held &&
+                fmax(found[i].w, found[i].h) >= PIECE_OF_DIE * farther_side)
+                farther[n_farther++] = found[i];
+        }
+        memcpy(found, farther, (size_t)n_farther * sizeof *found);
+        *n_found = n_farther;
+        *scale = farther_scale;
+    }
+    return status;
+}
+
+/* The detector's peaks, strongest first, each a different die, then the unexplained places; for
+ * dice too large, from farther back (step_back); for small dice, from a second look at the part
+ * of the photo they are in. */
+yz_vision_status yz_vision_find_dice(const yz_vision_nets *nets, const yz_vision_image *photo,
+                                     yz_vision_candidate *found, int *n_found)
+{
+    int whole[4] = {0, 0, photo->w, photo->h}, window[4];
+    double scale = (double)nets->geometry.det_side / (photo->w > photo->h ? photo->w : photo->h);
+    yz_vision_status status = detect_in_window(nets, photo, whole, scale, found, n_found);
+    if (status == YZ_VISION_OK) status = step_back(nets, photo, found, n_found, &scale);
+    if (status != YZ_VISION_OK) return status;
+    double zoom = zoom_window(nets, photo, found, *n_found, scale, window);
+    if (zoom == 0) return YZ_VISION_OK;
+    /* The closer look replaces the first inside its window; outside it, the first look's
+     * weaker candidates stay, so a photo is never read with fewer dice for having zoomed. */
+    yz_vision_candidate first[YZ_VISION_MAX_CANDIDATES];
+    int n_first = *n_found;
+    memcpy(first, found, (size_t)n_first * sizeof *found);
+    status = detect_in_window(nets, photo, window, zoom, found, n_found);
+    for (int i = 0; i < n_first && status == YZ_VISION_OK; i++) {
+        int inside = first[i].cx >= window[0] && first[i].cx < window[0] + window[2] &&
+                     first[i].cy >= window[1] && first[i].cy < window[1] + window[3];
+        if (!inside && *n_found < YZ_VISION_MAX_CANDIDATES) found[(*n_found)++] = first[i];
+    }
+    return status;
+}

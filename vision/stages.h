@@ -1,0 +1,134 @@
+/* stages.h - the stages of reading a photo, and what they hand each other.
+ *
+ * pipeline.c runs them in order: detect.c finds the dice, read.c reads each die's top face
+ * (with top_face.c's geometry of that face), verdict.c decides whether the photo is read or
+ * refused. The sizes the nets were trained with come from models/pipeline.json (geometry.c),
+ * the thresholds from yz_vision_default_tuning (tuning.c). Each stage returns a
+ * yz_vision_status: YZ_VISION_ERR_NOMEM when an allocation failed, YZ_VISION_ERR_INTERNAL when
+ * an OpenCV primitive did; pipeline.c names the photo in the error message.
+ */
+#ifndef YZ_VISION_STAGES_H
+#define YZ_VISION_STAGES_H
+
+#include <stdlib.h>
+
+#include "cv.h"
+#include "internal.h"
+
+#define YZ_VISION_N_CLASSES 7       /* a reader's outputs: 0 = no readable top face, 1..6 */
+#define YZ_VISION_MAX_CANDIDATES 64 /* peaks and unexplained places kept from one look */
+#define YZ_VISION_MAX_FACE 64       /* the largest face reader input geometry.c accepts */
+
+/* What the nets were trained with and the C must do the same way: models/pipeline.json, the
+ * one place these numbers are written (the training scripts read it too). */
+typedef struct {
+    int det_side;       /* detector canvas's long side, pixels */
+    int det_stride;     /* detector output cell, canvas pixels */
+    int det_align;      /* the detector's coarsest stride: canvas sides are multiples of it */
+    int box_unit;       /* the detector's box sizes are in this many canvas pixels */
+    double typical_die; /* median die side in the detector's training canvases, pixels */
+    double zoom_margin; /* the second look's window around the dice, in die sides */
+    int crop;           /* whole-die reader and top-face net input side, pixels */
+    double crop_scale;  /* crop side / die box long side */
+    int face;           /* face reader input side, pixels */
+    double face_margin; /* the top face's quad grown by this share about its centre */
+} yz_vision_geometry;
+
+/* The reader's thresholds, read off held-out validation renders (tools/READER_HISTORY.md). A
+ * sweep changes them through $YARDZEE_TUNE (tools/sweep_thresholds.sh); nothing else should. */
+typedef struct {
+    double die_score;      /* detector score from which a peak is a die */
+    double doubt_score;    /* ... from which it may be one */
+    double min_confidence; /* combined readers' probability from which a value is trusted */
+    double zoom_worth;     /* a second look is worth it when it enlarges the dice this much */
+    double two_dice_side;  /* a box this many times the dice's size may be two dice */
+} yz_vision_tuning;
+
+/* Reads dir/pipeline.json into *geometry; an error names the file and the field at fault. */
+yz_vision_status yz_vision_geometry_load(const char *dir, yz_vision_geometry *geometry,
+                                         yz_vision_error *err);
+
+/* The thresholds as committed, then each NAME=VALUE of a comma-separated list (NULL or empty:
+ * none) applied; an unknown name or a value out of range is a YZ_VISION_ERR_USAGE naming
+ * `source`. */
+yz_vision_status yz_vision_tuning_parse(const char *list, const char *source,
+                                        yz_vision_tuning *tuning, yz_vision_error *err);
+
+struct yz_vision_nets {
+    yz_cv_net *detector, *reader, *top_face, *face_reader;
+    yz_vision_geometry geometry;
+    yz_vision_tuning tuning;
+};
+
+/* A place the detector says may be a die. */
+typedef struct {
+    double score;
+    double cx, cy, w, h; /* working-size pixels */
+    int unexplained;     /* not a peak: detector mass no peak accounts for */
+} yz_vision_candidate;
+
+/* One die's reading. */
+typedef struct {
+    float p[YZ_VISION_N_CLASSES]; /* the two readers' combined probabilities: no top, 1..6 */
+    double top[4][2];             /* the top face's corners, working-size pixels */
+    int top_completed; /* part of the top face lay outside the photo, filled from its twin */
+} yz_vision_reading;
+
+/* ---- detect.c ---- */
+
+/* A peak strong enough to be a die by itself. */
+int yz_vision_sure_die(const yz_vision_candidate *c, const yz_vision_tuning *tuning);
+
+/* Step 1: the candidates in the photo, at most YZ_VISION_MAX_CANDIDATES. */
+yz_vision_status yz_vision_find_dice(const yz_vision_nets *nets, const yz_vision_image *photo,
+                                     yz_vision_candidate *found, int *n_found);
+
+/* ---- top_face.c ---- */
+
+/* The quad the face reader's input is cut along, in crop pixels, from the top-face net's
+ * corners (x0 y0 .. x3 y3 in crop widths). */
+void yz_vision_face_in_crop(const yz_vision_geometry *geometry, const float corners[8],
+                            yz_cv_point quad[4]);
+
+/* Fills the pixels of a face warped along quad that lie outside the photo from their twins
+ * across the face's centre; 1 when it did, 0 (face unchanged) when it could not or need not. */
+int yz_vision_complete_cut_face(const yz_vision_geometry *geometry, yz_cv_image *face,
+                                const yz_cv_point quad[4], double x0, double y0, double scale,
+                                int photo_w, int photo_h);
+
+/* ---- read.c ---- */
+
+/* The two readers' probabilities for one die as one. */
+void yz_vision_combine_readers(const float *whole_die, const float *face, float *combined);
+
+/* Step 2: readings[i] for found[i]. */
+yz_vision_status yz_vision_read_tops(const yz_vision_nets *nets, const yz_vision_image *photo,
+                                     const yz_vision_candidate *found, int n_found,
+                                     yz_vision_reading *readings);
+
+/* The dice of result (full-size pixels, left to right) from the candidates and readings. */
+void yz_vision_collect_dice(const yz_vision_photo *photo, const yz_vision_tuning *tuning,
+                            const yz_vision_candidate *found, int n_found,
+                            const yz_vision_reading *readings, yz_vision_result *result);
+
+/* ---- verdict.c ---- */
+
+/* Step 3: the roll, the status and the reason; distrusts dice whose boxes or top faces say
+ * they cannot be trusted. */
+void yz_vision_give_verdict(yz_vision_result *result, int expect, const yz_vision_tuning *tuning);
+
+/* ---- shared ---- */
+
+static inline int yz_vision_by_double(const void *a, const void *b)
+{
+    return (*(const double *)a > *(const double *)b) - (*(const double *)a < *(const double *)b);
+}
+
+/* The median of n > 0 values (the upper one of an even count); sorts them. */
+static inline double yz_vision_median(double *values, int n)
+{
+    qsort(values, (size_t)n, sizeof *values, yz_vision_by_double);
+    return values[n / 2];
+}
+
+#endif

@@ -1,0 +1,69 @@
+/* tuning.c - the reader's thresholds: the committed ones, and a sweep's changes to them.
+ *
+ * They were read off the held-out validation renders of the training set. A sweep tries
+ * others through $YARDZEE_TUNE="min_confidence=0.95,die_score=0.4" on `yardzee eval`
+ * (tools/sweep_thresholds.sh), so that what is measured is the C reader itself, not a copy.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stages.h"
+
+static const struct {
+    const char *name;
+    size_t offset;
+    double committed, low, high;
+} thresholds[] = {
+    {"die_score", offsetof(yz_vision_tuning, die_score), 0.50, 0, 1},
+    {"doubt_score", offsetof(yz_vision_tuning, doubt_score), 0.25, 0, 1},
+    {"min_confidence", offsetof(yz_vision_tuning, min_confidence), 0.90, 0, 1},
+    /* At 16-18 canvas pixels (1.5 down to 1.3 times under the usual 24) touching dice were
+     * still merged or loosely boxed: from 1.3 on, a second look reads more. */
+    {"zoom_worth", offsetof(yz_vision_tuning, zoom_worth), 1.3, 1, 100},
+    {"two_dice_side", offsetof(yz_vision_tuning, two_dice_side), 1.45, 1, 100},
+};
+#define N_THRESHOLDS (sizeof thresholds / sizeof thresholds[0])
+
+static double *field(yz_vision_tuning *tuning, size_t k)
+{
+    return (double *)((char *)tuning + thresholds[k].offset);
+}
+
+yz_vision_status yz_vision_tuning_parse(const char *list, const char *source,
+                                        yz_vision_tuning *tuning, yz_vision_error *err)
+{
+    for (size_t k = 0; k < N_THRESHOLDS; k++)
+        *field(tuning, k) = thresholds[k].committed;
+    for (const char *at = list; at && *at;) {
+        size_t len = strcspn(at, ",");
+        char item[64];
+        if (len >= sizeof item)
+            return yz_vision_fail(err, YZ_VISION_ERR_USAGE, source, "'%.*s' is too long",
+                                  (int)(len < 40 ? len : 40), at);
+        memcpy(item, at, len);
+        item[len] = '\0';
+        at += len + (at[len] == ',');
+        if (len == 0) continue;
+        char *equals = strchr(item, '=');
+        size_t k = 0;
+        if (equals) *equals = '\0';
+        while (k < N_THRESHOLDS && strcmp(item, thresholds[k].name) != 0)
+            k++;
+        if (!equals || k == N_THRESHOLDS)
+            return yz_vision_fail(err, YZ_VISION_ERR_USAGE, source,
+                                  "'%s' is not NAME=VALUE with NAME one of die_score, "
+                                  "doubt_score, min_confidence, zoom_worth, two_dice_side",
+                                  item);
+        char *end;
+        double value = strtod(equals + 1, &end);
+        if (end == equals + 1 || *end || !(value >= thresholds[k].low) ||
+            !(value <= thresholds[k].high))
+            return yz_vision_fail(err, YZ_VISION_ERR_USAGE, source,
+                                  "%s: '%s' is not a number from %g to %g", item, equals + 1,
+                                  thresholds[k].low, thresholds[k].high);
+        *field(tuning, k) = value;
+    }
+    return YZ_VISION_OK;
+}

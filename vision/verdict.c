@@ -1,0 +1,213 @@
+/* verdict.c - step 3: is the photo read, or refused, and why.
+ *
+ * A die is certain when the combined probability for its value is at least min_confidence
+ * (read.c), unless its box or its top face sticks out of the photo (cut off by the edge) or its
+ * box is much larger than the other dice's (two touching dice seen as one); the photo is ok only
+ * when the expected number of dice was found and every one is certain. Pure C on the dice
+ * found: no net, no pixel.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "stages.h"
+
+#define OUT_OF_FRAME                                                                               \
+    0.1 /* a die whose box or top face reaches this far (in die sides) out of                      \
+           the photo is cut off */
+#define EDGE_NEAR                                                                                  \
+    0.25 /* a box this near the photo's edge (in the die sides expected there)                     \
+            may be a die the edge cuts through... */
+#define EDGE_SMALL                                                                                 \
+    0.71 /* ... when its long side is under this share of the side expected:                       \
+            turning a die by 45 degrees widens its box by up to 1.41 times,                        \
+            so a whole die is not much smaller than its neighbours' sizes                          \
+            predict */
+#define SIZE_LINE_SPAN                                                                             \
+    0.15 /* other dice spread over this share of the photo's height to fit                         \
+            their sizes against their heights */
+
+static int long_side(const yz_vision_die *die)
+{
+    return die->box[2] > die->box[3] ? die->box[2] : die->box[3];
+}
+
+static int out_of_frame(const yz_vision_result *result, double x, double y, double margin)
+{
+    return x < margin || y < margin || result->image_w - x < margin || result->image_h - y < margin;
+}
+
+/* Whether the die's box comes within margin of the photo's edge (a negative margin: reaches
+ * that far out of it). */
+static int box_at_edge(const yz_vision_result *result, const yz_vision_die *die, double margin)
+{
+    return out_of_frame(result, die->box[0], die->box[1], margin) ||
+           out_of_frame(result, die->box[0] + die->box[2], die->box[1] + die->box[3], margin);
+}
+
+static double box_centre_y(const yz_vision_die *die)
+{
+    return die->box[1] + 0.5 * die->box[3];
+}
+
+/* The long side a whole die would have at die `skip`'s place, from the other dice: in an
+ * upright photo of dice on flat ground a die looks larger the lower it stands, about linearly in
+ * its height in the picture (perspective), so a straight line through the others' sides against
+ * their heights, never falling towards the bottom. Where the others stand at about one height
+ * the line is not to be trusted, and their median side is the answer. Needs two other dice. */
+static double expected_side(const yz_vision_result *result, int skip)
+{
+    double ys[YZ_VISION_MAX_DICE], sides[YZ_VISION_MAX_DICE];
+    int n = 0;
+    double y_min = INFINITY, y_max = -INFINITY, y_mean = 0, side_mean = 0;
+    for (int k = 0; k < result->n_dice; k++) {
+        if (k == skip) continue;
+        ys[n] = box_centre_y(&result->dice[k]);
+        sides[n] = long_side(&result->dice[k]);
+        y_min = fmin(y_min, ys[n]);
+        y_max = fmax(y_max, ys[n]);
+        y_mean += ys[n];
+        side_mean += sides[n];
+        n++;
+    }
+    y_mean /= n;
+    side_mean /= n;
+    if (y_max - y_min < SIZE_LINE_SPAN * result->image_h) return yz_vision_median(sides, n);
+    double covariance = 0, variance = 0;
+    for (int k = 0; k < n; k++) {
+        covariance += (ys[k] - y_mean) * (sides[k] - side_mean);
+        variance += (ys[k] - y_mean) * (ys[k] - y_mean);
+    }
+    double slope = fmax(0, covariance / variance);
+    return side_mean + slope * (box_centre_y(&result->dice[skip]) - y_mean);
+}
+
+/* Two touching dice the detector took for one leave one box much larger than the others: the
+ * dice of one photo are one size, give or take perspective (in the renders the largest die is
+ * at most 1.37 times the median die in 99 photos of 100). From close to the dice, perspective
+ * makes the nearest twice the median and more, so a die is measured against the larger of the
+ * median and the size the others predict at its place (expected_side). Measured against that
+ * size alone, far dice seen with a side face were taken for two on standing-height renders.
+ * Such a die is uncertain. Needs three dice to know the size. Returns the first such die's
+ * index, or -1. */
+static int distrust_two_dice_boxes(yz_vision_result *result, const double *expected,
+                                   double two_dice_side)
+{
+    if (result->n_dice < 3) return -1;
+    double sides[YZ_VISION_MAX_DICE];
+    for (int k = 0; k < result->n_dice; k++)
+        sides[k] = long_side(&result->dice[k]);
+    double typical = yz_vision_median(sides, result->n_dice);
+    int first = -1;
+    for (int i = result->n_dice - 1; i >= 0; i--)
+        if (long_side(&result->dice[i]) > two_dice_side * fmax(typical, expected[i])) {
+            result->dice[i].certain = 0;
+            first = i;
+        }
+    return first;
+}
+
+/* Whether the die's box comes within EDGE_NEAR die sides of the photo's edge while much
+ * smaller than a whole die there would be: what shows may be the part of a die inside the
+ * frame, whose box the detector drew around that part alone. On renders of dice across the
+ * frame's edge, such a piece of a 2 or a 6 showed one pip on its visible corner, and the
+ * readers called it a sure 1. */
+static int looks_cut_by_edge(const yz_vision_result *result, int i, const double *expected)
+{
+    if (result->n_dice < 3) return 0;
+    const yz_vision_die *die = &result->dice[i];
+    double side = expected[i];
+    return long_side(die) < EDGE_SMALL * side && box_at_edge(result, die, EDGE_NEAR * side);
+}
+
+/* A die the photo's edge cuts through may have part of its top face out of the frame, and the
+ * pips there uncounted: a 4 with two pips cut off looks like a 2. The detector often still
+ * guesses its whole box, and the top-face net the whole face; either sticking out makes the die
+ * uncertain, and so does a box at the edge too small for a whole die (looks_cut_by_edge).
+ * Unless the face was read whole, and surely, through the twins of its hidden part
+ * (yz_vision_complete_cut_face, which reads up to a quarter of the face so: farther out the
+ * net's corners are a guess): then the box and the face may stick out, for no pip can have been
+ * missed. Returns the first one's index, or -1. */
+static int distrust_cut_off_dice(yz_vision_result *result, const double *expected)
+{
+    int first = -1;
+    for (int i = result->n_dice - 1; i >= 0; i--) {
+        yz_vision_die *die = &result->dice[i];
+        double margin = -OUT_OF_FRAME * long_side(die);
+        int cut = looks_cut_by_edge(result, i, expected);
+        if (!die->top_completed || !die->certain) {
+            cut |= box_at_edge(result, die, margin);
+            for (int k = 0; k < 4 && die->value; k++)
+                cut |= out_of_frame(result, die->top[k][0], die->top[k][1], margin);
+        }
+        if (cut) {
+            die->certain = 0;
+            first = i;
+        }
+    }
+    return first;
+}
+
+/* Refuses the photo: why (printf-style), and how to take one that reads. */
+static void refuse(yz_vision_result *result, const char *retake, const char *why, ...)
+    __attribute__((format(printf, 3, 4)));
+static void refuse(yz_vision_result *result, const char *retake, const char *why, ...)
+{
+    result->status = YZ_VISION_READ_REFUSED;
+    result->retake = retake;
+    va_list args;
+    va_start(args, why);
+    vsnprintf(result->reason, sizeof result->reason, why, args);
+    va_end(args);
+}
+
+void yz_vision_give_verdict(yz_vision_result *result, int expect, const yz_vision_tuning *tuning)
+{
+    result->status = YZ_VISION_READ_OK;
+    result->reason[0] = '\0';
+    result->retake = NULL;
+    for (int i = 0; i < result->n_dice; i++)
+        result->roll[i] = result->dice[i].value;
+    /* Each die's expected size (expected_side), for both checks of boxes; needs three dice. */
+    double expected[YZ_VISION_MAX_DICE];
+    for (int i = 0; i < result->n_dice && result->n_dice >= 3; i++)
+        expected[i] = expected_side(result, i);
+    int two_dice = distrust_two_dice_boxes(result, expected, tuning->two_dice_side),
+        cut_off = distrust_cut_off_dice(result, expected);
+    if (expect > 0 && result->n_dice < expect)
+        refuse(result, "Take another photo from a little higher, with every die in the frame.",
+               "found %d dice, expected %d; one may be hidden or out of frame", result->n_dice,
+               expect);
+    else if (expect > 0 && result->n_dice >= 2 * expect)
+        /* Twice the dice a throw has: on the renders, only from close above, where a pip is
+         * the size of a die and the detector takes each pip for one (10 to 23 of them). */
+        refuse(result, "Take another photo from farther back, with the dice smaller in the frame.",
+               "found %d dice, expected %d; the camera may be so close that pips look like dice",
+               result->n_dice, expect);
+    else if (expect > 0 && result->n_dice > expect)
+        refuse(result, "Take another photo with only the dice of this throw in the frame.",
+               "found %d dice, expected %d; something else may look like a die", result->n_dice,
+               expect);
+    else if (result->n_dice == 0)
+        refuse(result, "Take another photo with the dice in the middle of the frame.",
+               "found no dice");
+    else if (cut_off >= 0)
+        refuse(result, "Take another photo with every die well inside the frame.",
+               "die %d (from the left) is cut off by the edge of the photo", cut_off + 1);
+    else if (two_dice >= 0)
+        refuse(result, "Take another photo from more directly above, so that the dice show apart.",
+               "die %d (from the left) is much larger than the others: it may be two dice "
+               "touching",
+               two_dice + 1);
+    else
+        for (int i = 0; i < result->n_dice; i++)
+            if (!result->dice[i].certain) {
+                /* Most often a top face half behind another die, seen from low, or shining
+                 * with the sun's glare: a higher viewpoint from another side helps both. */
+                refuse(result,
+                       "Take another photo from higher up, from another side if the sun glares "
+                       "on the dice.",
+                       "die %d (from the left) could not be read with confidence", i + 1);
+                return;
+            }
+}
