@@ -244,24 +244,6 @@ static int thrown_dice(const game_args *args, yz_roll *roll)
     return YZ_EXIT_OK;
 }
 
-/* The last move already kept exactly these dice: a second `game keep` is a repeat, not a move. */
-static int repeats_last_keep(const yz_game_file *file, const uint8_t *kept, int n_kept)
-{
-    size_t n_moves = json_array_size(file->moves);
-    const json_t *last = n_moves ? json_object_get(json_array_get(file->moves, n_moves - 1), "keep")
-                                 : NULL;
-    if (!json_is_array(last) || (int)json_array_size(last) != n_kept) return 0;
-    int counts[YZ_N_FACES + 1] = {0};
-    for (int i = 0; i < n_kept; i++) {
-        counts[kept[i]]++;
-        json_int_t value = json_integer_value(json_array_get(last, (size_t)i));
-        if (value >= 1 && value <= YZ_N_FACES) counts[value]--;
-    }
-    for (int face = 1; face <= YZ_N_FACES; face++)
-        if (counts[face]) return 0;
-    return 1;
-}
-
 /* throw, keep, score: load, play one move, save, say what happened and what next. */
 static int game_move(const char *command, const game_args *args)
 {
@@ -287,7 +269,7 @@ static int game_move(const char *command, const game_args *args)
         uint8_t kept[YZ_N_DICE];
         int n_kept;
         code = parse_kept(args->argument, kept, &n_kept);
-        if (code == YZ_EXIT_OK && repeats_last_keep(&file, kept, n_kept))
+        if (code == YZ_EXIT_OK && yz_game_file_repeats_keep(&file, kept, n_kept))
             code = yz_cli_fail(YZ_EXIT_DATA,
                                "%s: %s already keeps these dice: nothing changed (throw the "
                                "other %d next)",

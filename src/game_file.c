@@ -329,6 +329,23 @@ int yz_game_file_undo(yz_game_file *file, const char *path)
     return code;
 }
 
+int yz_game_file_repeats_keep(const yz_game_file *file, const uint8_t *kept, int n_kept)
+{
+    size_t n_moves = json_array_size(file->moves);
+    const json_t *last = n_moves ? json_object_get(json_array_get(file->moves, n_moves - 1), "keep")
+                                 : NULL;
+    if (!json_is_array(last) || (int)json_array_size(last) != n_kept) return 0;
+    int counts[YZ_N_FACES + 1] = {0};
+    for (int i = 0; i < n_kept; i++) {
+        counts[kept[i]]++;
+        json_int_t value = json_integer_value(json_array_get(last, (size_t)i));
+        if (value >= 1 && value <= YZ_N_FACES) counts[value]--;
+    }
+    for (int face = 1; face <= YZ_N_FACES; face++)
+        if (counts[face]) return 0;
+    return 1;
+}
+
 void yz_game_file_tag(const yz_game_file *file, char tag[YZ_GAME_TAG_SIZE])
 {
     /* FNV-1a over each move's compact text: the same moves give the same tag after a reload. */

@@ -16,6 +16,10 @@ typedef struct {
     char join_code[YZ_GAME_CODE_LEN + 1];
 } yz_game_file;
 
+/* The last move already kept exactly these dice (in any order): keeping them again is a
+ * repeat that changes nothing, refused by `game keep` and the server alike. */
+int yz_game_file_repeats_keep(const yz_game_file *file, const uint8_t *kept, int n_kept);
+
 #define YZ_GAME_TAG_SIZE 32
 /* A tag of the game's state, "N-xxxxxxxx": the number of moves and a hash of them all. Any move
  * or undo changes it (an undo followed by a different move too), so a request made on one state
