@@ -394,6 +394,28 @@ def run(driver, url, code, game_path, samples, shots, second):
     check("no review section without GET /api/review", wait_for(
         lambda: not visible(driver, "#review"), 3))
     save_shot(driver, shots, "serve-over.png")
+    # GET /api/review lands separately: its contract, answered here in the page's fetch.
+    decision = {"round": 4, "throw": 3, "kind": "score", "dice": [6, 6, 6, 5, 5],
+                "throws_left": 0, "chosen": "fours", "best": "full_house",
+                "chosen_expected": 150.0, "best_expected": 162.5, "given_up": 12.5,
+                "class": "blunder", "luck": -1.0}
+    review = {"profile": "yahtzee", "solitaire": True, "complete": True, "optimum": 254.6,
+              "players": [{"name": "Ann", "final": 109, "given_up": 12.5, "luck": -3.0,
+                           "counts": {"fine": 25, "slip": 0, "mistake": 0, "blunder": 1},
+                           "worst": [decision], "decisions": [decision]}]}
+    driver.script("const review = arguments[0], real = window.fetch;"
+                  "window.fetch = (url, options) => url === '/api/review' ?"
+                  " Promise.resolve(new Response(JSON.stringify(review), {status: 200})) :"
+                  " real(url, options);"
+                  "loadReview();", review)
+    shown = wait_for(lambda: visible(driver, "#review") and text_of(driver, "#reviewplayers"), 5)
+    check("with GET /api/review: each player's points given up and worst decision",
+          shown and "Ann: 12.5 points given up" in shown and
+          "round 4, throw 3 (6 6 6 5 5): Fours, best Full House (12.5 given up)" in shown, shown)
+    driver.click("#reviewmore")
+    check("a tap shows the full review", visible(driver, "#reviewall") and
+          "blunder: round 4" in (text_of(driver, "#reviewall") or ""),
+          text_of(driver, "#reviewall"))
     driver.click("#newgame")
     check("New game starts the same players again", wait_for(
         lambda: text_of(driver, "#turn") == "Round 1: Ann to throw", 10), text_of(driver, "#turn"))

@@ -271,7 +271,9 @@ function showGame(g) {
   $('gameadvice').textContent = lastIsKeep ? 'Throw the other ' + (5 - g.kept.length) + ' dice, then take a photo.' : throwing ? adviceText(g.advice) : '';
   $('scoring').hidden = !throwing;
   if (throwing) drawBoxes(g);
-  $('take').hidden = g.over;
+  $('photoarea').hidden = g.over;
+  if (throwing) $('scoring').after($('photoarea'));
+  else $('game').before($('photoarea'));
   showOver(g);
   drawBoard(g);
   if (read) drawRoll();
