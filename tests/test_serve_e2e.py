@@ -5,20 +5,25 @@ usage: /usr/bin/python3 test_serve_e2e.py YARDZEE_BINARY SAMPLES_DIR
 Chromium is driven through chromedriver (Debian's chromium-driver) over the W3C WebDriver HTTP
 protocol, spoken here with the standard library only: no npm, no network. The test starts
 `yardzee serve --game` on loopback with a game of Ann and Bob, opens the page at a phone's size
-(412x915) and, as a player would:
-  - types a wrong join code, takes lawn_004.jpg through the page's photo input, and sees the
-    roll 3 2 2 4 6 drawn as five dice and the advice "Keep 2 2 and throw 3 dice again.";
-  - taps Record this throw: the page shows the refusal and the game file is byte for byte as
-    it was;
-  - types the right code, records the throw, picks Chance, taps Score: the scoreboard shows
-    17 in Ann's Chance and total, and Bob's turn.
-After the read it saves a screenshot (WebDriver, PNG) as serve-page.png beside the binary. With
-YARDZEE_SCREENSHOT_OUT=samples/readme/serve-page.png it writes it there too: that is how the
-README's picture is made.
+(390x844) and, as players would:
+  - takes lawn_004.jpg through the page's photo input: the first screen shows the roll 3 2 2 4 6
+    as five dice, how sure, the advice and Record, the photo small below them;
+  - taps Record without the join code: the code field appears right under the refusal and the
+    game file is byte for byte as it was; the code typed, the throw is recorded;
+  - double taps Keep, then Record (a refused photo, lawn_010.jpg, corrected in 3 taps: the '?'
+    die, its value, Record), then Score, then Undo's "Yes": each records exactly one move;
+  - opens a second browser from the QR link (?code=): both score the same throw at once, one is
+    recorded and the other says "Already recorded" and shows the game as it is;
+  - plays the last box of a game: the winner, the standings, New game; the review section only
+    with GET /api/review (its answer given in the page's fetch);
+  - stops the server: the page says it is offline.
+Screenshots (PNG, 390x844) of the read, the score step and game over go beside the binary as
+serve-read.png, serve-score.png and serve-over.png; with YARDZEE_SCREENSHOT_DIR=samples/readme
+they are written there too: that is how the README's pictures are made.
 
 Each failed check prints a FAIL line; the last line is "N passed, N failed". Exit 0 when all
 pass, 1 when one fails, 77 (ctest's SKIP_RETURN_CODE) when chromium or chromedriver is not
-installed. Every wait has a time limit, and the test gives up after 40 s: it ends within 60 s.
+installed. Every wait has a time limit, and the test gives up after 100 s: it ends within 120 s.
 """
 import base64
 import json
@@ -34,7 +39,7 @@ import time
 import urllib.error
 import urllib.request
 
-WHOLE_TEST_SECONDS = 40  # then up to 15 s to stop the browser and the server
+WHOLE_TEST_SECONDS = 100  # then up to 15 s to stop the browser and the server
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"  # the W3C key of an element reference
 
 passed = failed = 0
