@@ -332,8 +332,8 @@ int yz_game_file_undo(yz_game_file *file, const char *path)
 int yz_game_file_repeats_keep(const yz_game_file *file, const uint8_t *kept, int n_kept)
 {
     size_t n_moves = json_array_size(file->moves);
-    const json_t *last = n_moves ? json_object_get(json_array_get(file->moves, n_moves - 1), "keep")
-                                 : NULL;
+    const json_t *last =
+        n_moves ? json_object_get(json_array_get(file->moves, n_moves - 1), "keep") : NULL;
     if (!json_is_array(last) || (int)json_array_size(last) != n_kept) return 0;
     int counts[YZ_N_FACES + 1] = {0};
     for (int i = 0; i < n_kept; i++) {

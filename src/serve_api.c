@@ -277,11 +277,11 @@ static json_t *options_json(const yz_serve *server, const yz_game *game)
     yz_box_advice best;
     int have_best = yz_advise_boxes(server->strategy, card, &game->dice, &best, 1);
     for (int i = 0; i < n_legal; i++)
-        json_array_append_new(
-            options, json_pack("{s:s, s:s, s:i, s:b}", "box", yz_rules_box_name(legal[i].box),
-                               "label", yz_cli_box_label(game->profile, legal[i].box), "points",
-                               legal[i].points + legal[i].bonus, "best",
-                               have_best && best.option.box == legal[i].box));
+        json_array_append_new(options, json_pack("{s:s, s:s, s:i, s:b}", "box",
+                                                 yz_rules_box_name(legal[i].box), "label",
+                                                 yz_cli_box_label(game->profile, legal[i].box),
+                                                 "points", legal[i].points + legal[i].bonus, "best",
+                                                 have_best && best.option.box == legal[i].box));
     return options;
 }
 
@@ -432,8 +432,8 @@ static size_t photo_recorded(const json_t *moves, const char *name)
 }
 
 /* The move a POST /api/game/... body asks for, or NULL with why and *status set. */
-static json_t *requested_move(yz_serve *server, route route, const yz_game_file *file,
-                              json_t *body, unsigned *status, char *why, size_t size)
+static json_t *requested_move(yz_serve *server, route route, const yz_game_file *file, json_t *body,
+                              unsigned *status, char *why, size_t size)
 {
     const yz_game *game = &file->game;
     const json_t *moves = file->moves;
@@ -511,21 +511,23 @@ static unsigned new_game(yz_serve *server, yz_game_file *file, char *why, size_t
     const char *path = server->game_path, *dot = strrchr(path, '.');
     size_t stem = dot && !strchr(dot, '/') ? (size_t)(dot - path) : strlen(path);
     char kept[4096];
-    int n = 0, linked = -1;
     /* A hard link keeps the file as it is, byte for byte, and fails on a name already taken;
      * where links are not possible the game is saved under the new name. */
-    while (linked != 0 && ++n < 10000) {
+    int kept_ok = 0;
+    for (int n = 1; n < 10000 && !kept_ok; n++) {
         snprintf(kept, sizeof kept, "%.*s-%d.json", (int)stem, path, n);
-        linked = link(path, kept);
-        if (linked != 0 && errno != EEXIST) {
-            struct stat st;
-            linked = stat(kept, &st) == 0 ? -1 : yz_game_file_save(file, kept) == YZ_EXIT_OK ? 0 : -2;
-            if (linked == -2) break;
+        struct stat st;
+        if (link(path, kept) == 0) {
+            kept_ok = 1;
+        } else if (errno != EEXIST && stat(kept, &st) != 0) { /* no hard links here */
+            if (yz_game_file_save(file, kept) != YZ_EXIT_OK) break;
+            kept_ok = 1;
         }
     }
-    if (linked != 0) {
-        snprintf(why, size, "the finished game cannot be kept (see the server's log); nothing "
-                            "changed");
+    if (!kept_ok) {
+        snprintf(why, size,
+                 "the finished game cannot be kept (see the server's log); nothing "
+                 "changed");
         return MHD_HTTP_INTERNAL_SERVER_ERROR;
     }
     const char *names[YZ_MAX_PLAYERS];
@@ -640,8 +642,8 @@ static const yz_serve_asset *find_asset(const char *url)
 static enum MHD_Result get_asset(struct MHD_Connection *connection, const char *url)
 {
     const yz_serve_asset *asset = find_asset(url);
-    struct MHD_Response *response = MHD_create_response_from_buffer(
-        asset->size, (void *)asset->data, MHD_RESPMEM_PERSISTENT);
+    struct MHD_Response *response =
+        MHD_create_response_from_buffer(asset->size, (void *)asset->data, MHD_RESPMEM_PERSISTENT);
     if (!response) return MHD_NO;
     MHD_add_response_header(response, "Content-Type", asset->type);
     /* The phone asks again each time (a changed page shows at once), and may keep it meanwhile. */

@@ -185,7 +185,7 @@ static const yz_vision_image *close_up_source(const yz_vision_photo *photo, cons
 /* PNG, or JPEG for a path ending in ".jpg": quality 70 keeps the labels crisp and a lawn photo
  * under 300 KB (80 is 330 KB for 1024x1704 of grass). */
 static yz_vision_status write_annotated(const yz_vision_image *canvas, const char *path,
-                                       yz_vision_error *err)
+                                        yz_vision_error *err)
 {
     size_t len = strlen(path);
     if (len > 4 && strcmp(path + len - 4, ".jpg") == 0)
