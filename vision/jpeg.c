@@ -39,6 +39,17 @@ static void stay_quiet(j_common_ptr cinfo)
     (void)cinfo;
 }
 
+/* libjpeg's error manager for decoding and encoding: quiet, escaping to errors->escape. */
+static struct jpeg_error_mgr *quiet_error_manager(quiet_errors *errors)
+{
+    memset(errors, 0, sizeof *errors);
+    struct jpeg_error_mgr *manager = jpeg_std_error(&errors->base);
+    errors->base.error_exit = escape_on_error;
+    errors->base.emit_message = note_warning;
+    errors->base.output_message = stay_quiet;
+    return manager;
+}
+
 /* The eighths to decode at: the smallest scale that keeps YZ_VISION_MIN_LONG_SIDE, unless
  * max_long_side is already met at a larger one. Never more than 8/8: no upscaling. */
 static int choose_eighths(long long_side, int max_long_side)
@@ -87,11 +98,7 @@ yz_vision_status yz_vision_decode_jpeg(const uint8_t *bytes, size_t n_bytes, con
 {
     struct jpeg_decompress_struct cinfo;
     quiet_errors errors;
-    memset(&errors, 0, sizeof errors);
-    cinfo.err = jpeg_std_error(&errors.base);
-    errors.base.error_exit = escape_on_error;
-    errors.base.emit_message = note_warning;
-    errors.base.output_message = stay_quiet;
+    cinfo.err = quiet_error_manager(&errors);
     /* volatile: these change between setjmp and a longjmp back to it. */
     uint8_t *volatile pixels = NULL;
     uint8_t *volatile cmyk_row = NULL;
@@ -158,11 +165,7 @@ yz_vision_status yz_vision_write_jpeg(const yz_vision_image *image, const char *
     if (!file) return yz_vision_fail(err, YZ_VISION_ERR_IO, path, "%s", strerror(errno));
     struct jpeg_compress_struct cinfo;
     quiet_errors errors;
-    memset(&errors, 0, sizeof errors);
-    cinfo.err = jpeg_std_error(&errors.base);
-    errors.base.error_exit = escape_on_error;
-    errors.base.emit_message = note_warning;
-    errors.base.output_message = stay_quiet;
+    cinfo.err = quiet_error_manager(&errors);
     if (setjmp(errors.escape)) {
         jpeg_destroy_compress(&cinfo);
         fclose(file);
