@@ -295,6 +295,11 @@ static int game_move(const char *command, const game_args *args)
         uint8_t kept[YZ_N_DICE];
         int n_kept;
         code = parse_kept(args->argument, kept, &n_kept);
+        if (code == YZ_EXIT_OK && yz_game_file_repeats_keep(&file, kept, n_kept))
+            code = yz_cli_fail(YZ_EXIT_DATA,
+                               "%s: %s already keeps these dice: nothing changed (throw the "
+                               "other %d next)",
+                               args->file, game->names[game->current], YZ_N_DICE - n_kept);
         if (code == YZ_EXIT_OK) move = yz_game_move_keep(game, kept, n_kept);
     } else {
         yz_box box;

@@ -27,6 +27,7 @@ static const char serve_help[] =
     "Serves a page for phones on the local network: take a photo of the dice, see the roll\n"
     "and the advice, record throws and scores in the game file (`yardzee game new` starts one).\n"
     "Prints the address, a QR code of it and a join code: changing the game needs the code.\n"
+    "The code is saved in the game file (the same after a restart); the QR code carries it.\n"
     "--port 0 picks a free port. --bind takes an IPv4 address of this machine (default\n"
     "0.0.0.0, every interface; IPv6 is not supported). --request-timeout S drops a request\n"
     "whose body has not arrived whole S seconds after its headers. Ctrl-C stops it.\n";
@@ -164,7 +165,21 @@ static void remove_photo_dir(const char *dir)
     rmdir(dir);
 }
 
-/* The rules: the game's, else --rules, else the default. */
+/* The highest N of the game's "upload-N" photos: new photos are numbered after it, so a photo
+ * of this server is never taken for one recorded before a restart. */
+static unsigned last_photo_id(const json_t *moves)
+{
+    unsigned last = 0;
+    for (size_t i = 0; i < json_array_size(moves); i++) {
+        const char *photo = json_string_value(json_object_get(json_array_get(moves, i), "photo"));
+        unsigned id;
+        if (photo && sscanf(photo, "upload-%u", &id) == 1 && id > last) last = id;
+    }
+    return last;
+}
+
+/* The rules: the game's, else --rules, else the default. With a game, its join code (one is
+ * made and saved with the game the first time, so a restart asks for the same one). */
 static int choose_profile(const serve_args *args, yz_serve *server)
 {
     server->profile = args->rules ? yz_rules_profile_find(args->rules) : yz_rules_profile_default();
@@ -179,6 +194,13 @@ static int choose_profile(const serve_args *args, yz_serve *server)
         code = yz_cli_fail(YZ_EXIT_USAGE, "%s: a game of %s rules, not %s", args->game,
                            file.game.profile->name, args->rules);
     server->profile = file.game.profile;
+    server->next_id = last_photo_id(file.moves);
+    if (code == YZ_EXIT_OK && file.join_code[0]) {
+        memcpy(server->join_code, file.join_code, sizeof server->join_code);
+    } else if (code == YZ_EXIT_OK && (code = make_join_code(server->join_code)) == YZ_EXIT_OK) {
+        memcpy(file.join_code, server->join_code, sizeof file.join_code);
+        code = yz_game_file_save(&file, args->game);
+    }
     yz_game_file_free(&file);
     return code;
 }
@@ -209,14 +231,18 @@ static int run(const serve_args *args, yz_serve *server)
                            "%s:%d: cannot listen there (in use, or not this machine's address)",
                            args->bind, args->port);
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
-    char host[INET_ADDRSTRLEN], url[100];
+    char host[INET_ADDRSTRLEN], url[100], link[120];
     page_host(args->bind, host, sizeof host);
     snprintf(url, sizeof url, "http://%s:%u/", host, info ? info->port : (unsigned)args->port);
+    /* With a game, the QR code carries the join code: a scan joins. */
+    snprintf(link, sizeof link, "%s%s%s", url, args->game ? "?code=" : "",
+             args->game ? server->join_code : "");
 
     printf("yardzee is serving %s rules%s%s.\nOpen %s on a phone on this network, or scan:\n\n",
            server->profile->name, args->game ? ", game " : "", args->game ? args->game : "", url);
-    print_qr(url);
-    printf("\nJoin code: %s (needed to record throws and scores)\nCtrl-C stops the server.\n",
+    print_qr(link);
+    printf("\nJoin code: %s (needed to record throws and scores; the QR code carries it)\n"
+           "Ctrl-C stops the server.\n",
            server->join_code);
     fflush(stdout);
 
@@ -237,7 +263,7 @@ int yz_cmd_serve(int argc, char **argv)
     server->game_path = args.game;
     server->request_timeout = args.request_timeout;
     code = choose_profile(&args, server);
-    if (code == YZ_EXIT_OK) code = make_join_code(server->join_code);
+    if (code == YZ_EXIT_OK && !server->join_code[0]) code = make_join_code(server->join_code);
     if (code == YZ_EXIT_OK && !(server->strategy = yz_cli_strategy(server->profile)))
         code = YZ_EXIT_INTERNAL;
     const char *tmpdir = getenv("TMPDIR");

@@ -4,6 +4,7 @@
  *     "yardzee_game": 1,
  *     "rules": "yahtzee",
  *     "players": ["Ann", "Bob"],
+ *     "join_code": "ZBUM6A",
  *     "moves": [
  *       {"player":"Ann","throw":[1,3,3,4,6],"photo":"IMG_0412.jpg"},
  *       {"player":"Ann","keep":[3,3]},
@@ -15,7 +16,8 @@
  *
  * The moves are the truth: loading replays them through the rules, so a hand-edited file with
  * an illegal move is refused, and undo is "replay all but the last". "state" (cards, totals,
- * whose turn) is written for people reading the file and ignored when loading. */
+ * whose turn) is written for people reading the file and ignored when loading. "join_code" is
+ * optional: `yardzee serve` adds it so a restart asks phones for the same code. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +156,7 @@ int yz_game_file_new(yz_game_file *file, const yz_profile *profile, const char *
 {
     yz_rules_error err;
     file->moves = NULL;
+    file->join_code[0] = '\0';
     if (yz_game_init(&file->game, profile, names, n_players, &err) != YZ_OK)
         return yz_cli_fail_rules(&err);
     file->moves = json_array();
@@ -201,6 +204,14 @@ static int read_players(const char *path, json_t *root, const yz_profile **profi
     return YZ_EXIT_OK;
 }
 
+static int valid_join_code(const char *code)
+{
+    if (!code || strlen(code) != YZ_GAME_CODE_LEN) return 0;
+    for (const char *c = code; *c; c++)
+        if (!((*c >= 'A' && *c <= 'Z') || (*c >= '2' && *c <= '9'))) return 0;
+    return 1;
+}
+
 static int replay(const char *path, json_t *root, yz_game_file *file)
 {
     json_t *version = json_object_get(root, "yardzee_game");
@@ -211,6 +222,10 @@ static int replay(const char *path, json_t *root, yz_game_file *file)
     int n_players = 0;
     int code = read_players(path, root, &profile, names, &n_players);
     if (code != YZ_EXIT_OK) return code;
+    json_t *join_code = json_object_get(root, "join_code");
+    if (join_code && !valid_join_code(json_string_value(join_code)))
+        return yz_cli_fail(YZ_EXIT_DATA, "%s: \"join_code\" must be %d letters A-Z or digits 2-9",
+                           path, YZ_GAME_CODE_LEN);
     json_t *moves = json_object_get(root, "moves");
     if (!json_is_array(moves) || json_array_size(moves) > GAME_MAX_MOVES)
         return yz_cli_fail(YZ_EXIT_DATA, "%s: \"moves\" must be a list of at most %d moves", path,
@@ -220,6 +235,8 @@ static int replay(const char *path, json_t *root, yz_game_file *file)
         return yz_cli_fail(YZ_EXIT_DATA, "%s: %s", path, err.message);
     file->moves = json_array();
     if (!file->moves) return yz_cli_fail(YZ_EXIT_INTERNAL, "%s: out of memory", path);
+    snprintf(file->join_code, sizeof file->join_code, "%s",
+             join_code ? json_string_value(join_code) : "");
     for (size_t i = 0; i < json_array_size(moves); i++) {
         char why[300];
         json_t *move = json_deep_copy(json_array_get(moves, i));
@@ -305,10 +322,43 @@ int yz_game_file_undo(yz_game_file *file, const char *path)
         }
         return yz_cli_fail(YZ_EXIT_INTERNAL, "%s: out of memory", path);
     }
+    if (file->join_code[0]) json_object_set_new(root, "join_code", json_string(file->join_code));
     yz_game_file_free(file);
     int code = replay(path, root, file);
     json_decref(root);
     return code;
+}
+
+int yz_game_file_repeats_keep(const yz_game_file *file, const uint8_t *kept, int n_kept)
+{
+    size_t n_moves = json_array_size(file->moves);
+    const json_t *last =
+        n_moves ? json_object_get(json_array_get(file->moves, n_moves - 1), "keep") : NULL;
+    if (!json_is_array(last) || (int)json_array_size(last) != n_kept) return 0;
+    int counts[YZ_N_FACES + 1] = {0};
+    for (int i = 0; i < n_kept; i++) {
+        counts[kept[i]]++;
+        json_int_t value = json_integer_value(json_array_get(last, (size_t)i));
+        if (value >= 1 && value <= YZ_N_FACES) counts[value]--;
+    }
+    for (int face = 1; face <= YZ_N_FACES; face++)
+        if (counts[face]) return 0;
+    return 1;
+}
+
+void yz_game_file_tag(const yz_game_file *file, char tag[YZ_GAME_TAG_SIZE])
+{
+    /* FNV-1a over each move's compact text: the same moves give the same tag after a reload. */
+    uint32_t hash = 2166136261u;
+    size_t n_moves = json_array_size(file->moves);
+    for (size_t i = 0; i < n_moves; i++) {
+        char *text = json_dumps(json_array_get(file->moves, i), JSON_COMPACT | JSON_SORT_KEYS);
+        for (const char *c = text ? text : "?"; *c; c++)
+            hash = (hash ^ (unsigned char)*c) * 16777619u;
+        hash = (hash ^ '\n') * 16777619u;
+        yz_cli_free(text);
+    }
+    snprintf(tag, YZ_GAME_TAG_SIZE, "%zu-%08x", n_moves, (unsigned)hash);
 }
 
 json_t *yz_game_scoreboard_json(const yz_game *game)
@@ -409,12 +459,14 @@ static char *game_text(const yz_game_file *file)
         if (ok) size += strlen(move_texts[i]) + 8;
     }
     char *text = NULL;
-    if (ok) size += strlen(players_text) + strlen(rules_text) + strlen(state_text) * 2;
+    if (ok) size += strlen(players_text) + strlen(rules_text) + strlen(state_text) * 2 + 32;
     if (ok && (text = yz_cli_alloc(size))) {
         size_t at = (size_t)snprintf(text, size,
                                      "{\n  \"yardzee_game\": 1,\n  \"rules\": %s,\n  \"players\": "
-                                     "%s,\n  \"moves\": [",
-                                     rules_text, players_text);
+                                     "%s,\n%s%s%s  \"moves\": [",
+                                     rules_text, players_text,
+                                     file->join_code[0] ? "  \"join_code\": \"" : "",
+                                     file->join_code, file->join_code[0] ? "\",\n" : "");
         for (size_t i = 0; i < n_moves; i++)
             at += (size_t)snprintf(text + at, size - at, "%s\n    %s", i ? "," : "", move_texts[i]);
         /* Indent the state object under its key. */

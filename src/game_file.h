@@ -6,10 +6,25 @@
 
 #include "cli.h"
 
+#define YZ_GAME_CODE_LEN 6 /* a join code: letters A-Z and digits 2-9 */
+
 typedef struct {
     yz_game game;   /* the state the moves lead to */
     json_t *moves;  /* every move so far, in order */
+    /* The code `yardzee serve` asks of phones that change this game, kept in the file as
+     * "join_code" so a restarted server asks for the same one; "" when the game has none. */
+    char join_code[YZ_GAME_CODE_LEN + 1];
 } yz_game_file;
+
+/* The last move already kept exactly these dice (in any order): keeping them again is a
+ * repeat that changes nothing, refused by `game keep` and the server alike. */
+int yz_game_file_repeats_keep(const yz_game_file *file, const uint8_t *kept, int n_kept);
+
+#define YZ_GAME_TAG_SIZE 32
+/* A tag of the game's state, "N-xxxxxxxx": the number of moves and a hash of them all. Any move
+ * or undo changes it (an undo followed by a different move too), so a request made on one state
+ * can be refused once the game has moved on. */
+void yz_game_file_tag(const yz_game_file *file, char tag[YZ_GAME_TAG_SIZE]);
 
 int yz_game_file_new(yz_game_file *file, const yz_profile *profile, const char *const names[],
                      int n_players);

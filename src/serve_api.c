@@ -1,23 +1,31 @@
 /* serve_api.c - the HTTP API of `yardzee serve`: photos in, the same JSON as the commands out,
  * and the game moved one step at a time through game_file.c.
  *
- *   GET  /                         the page (serve_page.c)
+ *   GET  /, /page.js, ...          the page and its files (src/page/, embedded at build time)
  *   POST /api/read[?throws_left=N] body: a JPEG, PNG or HEIC (raw, or a form's "photo" field);
  *                                  `read --json` plus "id" and "advice"
  *   POST /api/verify?claim=R       body: a JPEG, PNG or HEIC; `verify --json` plus "id"
- *   GET  /api/annotated/ID.png     the photo of a recent read with the dice drawn on it
- *   GET  /api/game                 the scoreboard (`game show --json`) plus "boxes", "advice"
- *   POST /api/game/throw           {"roll": [..]} or {"photo": ID}; "corrected": true if fixed
- *   POST /api/game/keep            {"keep": [..]}
- *   POST /api/game/score           {"box": "threes"}
- *   POST /api/game/undo
+ *   GET  /api/annotated/ID.jpg     the photo of a recent read with the dice drawn on it
+ *   GET  /api/game[?since=TAG]     the scoreboard (`game show --json`) plus "tag", "moves",
+ *                                  "last", "boxes", "options", "advice"; {"tag", "same": true}
+ *                                  when the game's tag is still TAG (a cheap poll)
+ *   POST /api/game/throw           {"tag", "roll": [..]} or {"tag", "photo": ID}; "corrected"
+ *   POST /api/game/keep            {"tag", "keep": [..]}
+ *   POST /api/game/score           {"tag", "box": "threes"}
+ *   POST /api/game/undo            {"tag"} (or ?tag=)
+ *   POST /api/game/new             {"tag"}: once the game is over, the same players start again
+ *                                  in the same file; the finished game is kept as NAME-N.json
  *   GET  /api/review               `game review --json` of the game (its shape: cmd_review.c)
  *
  * Every error is a 4xx or 5xx with {"error": "..."}. A request that changes the game must carry
- * the join code (X-Join-Code header or ?code=); it is checked before the body is read. Bodies
+ * the join code (X-Join-Code header or ?code=); it is checked before the body is read. It must
+ * also carry the tag of the state it was made on: a repeated tap, or a phone that has not seen
+ * another's move, gets 409 "already recorded" with the game as it is ("game"), and nothing
+ * changes. A photo is recorded in at most one throw. Bodies
  * held in memory share one budget (503 when it is spent), and a body must arrive whole within
  * the server's request timeout. */
 #include <ctype.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -32,7 +40,7 @@
 #include "serve.h"
 
 typedef enum {
-    ROUTE_PAGE,
+    ROUTE_ASSET,
     ROUTE_READ,
     ROUTE_VERIFY,
     ROUTE_ANNOTATED,
@@ -41,6 +49,7 @@ typedef enum {
     ROUTE_KEEP,
     ROUTE_SCORE,
     ROUTE_UNDO,
+    ROUTE_NEW,
     ROUTE_REVIEW
 } route;
 
@@ -50,7 +59,7 @@ static const struct {
     size_t max_body;
     int changes_game;
 } routes[] = {
-    {"GET", "/", ROUTE_PAGE, 0, 0},
+    {"GET", "/", ROUTE_ASSET, 0, 0}, /* any file of the page: see find_asset */
     {"POST", "/api/read", ROUTE_READ, YZ_SERVE_MAX_PHOTO_BYTES, 0},
     {"POST", "/api/verify", ROUTE_VERIFY, YZ_SERVE_MAX_PHOTO_BYTES, 0},
     {"GET", "/api/annotated/", ROUTE_ANNOTATED, 0, 0}, /* a prefix: ID.png follows */
@@ -59,6 +68,7 @@ static const struct {
     {"POST", "/api/game/keep", ROUTE_KEEP, YZ_SERVE_MAX_JSON_BYTES, 1},
     {"POST", "/api/game/score", ROUTE_SCORE, YZ_SERVE_MAX_JSON_BYTES, 1},
     {"POST", "/api/game/undo", ROUTE_UNDO, YZ_SERVE_MAX_JSON_BYTES, 1},
+    {"POST", "/api/game/new", ROUTE_NEW, YZ_SERVE_MAX_JSON_BYTES, 1},
     {"GET", "/api/review", ROUTE_REVIEW, 0, 0},
 };
 
@@ -131,10 +141,11 @@ static int code_matches(const yz_serve *server, struct MHD_Connection *connectio
 
 static void annotated_path(const yz_serve *server, unsigned id, char *path, size_t size)
 {
-    snprintf(path, size, "%s/%u.png", server->photo_dir, id);
+    snprintf(path, size, "%s/%u.jpg", server->photo_dir, id);
 }
 
-/* Reads the dice in the uploaded photo, writes its annotated PNG and keeps the roll under *id.
+/* Reads the dice in the uploaded photo, writes its annotated JPEG (a phone's screen needs no
+ * more, and a PNG of grass is megabytes) and keeps the roll under *id.
  * Returns 0, or the HTTP status of the error with why filled in. */
 static unsigned read_upload(yz_serve *server, const request *req, yz_vision_result *result,
                             unsigned *id, char *why, size_t size)
@@ -213,7 +224,7 @@ static enum MHD_Result get_annotated(yz_serve *server, struct MHD_Connection *co
     char *end;
     unsigned long id = strtoul(name, &end, 10);
     yz_serve_read read;
-    if (name[0] < '1' || name[0] > '9' || strcmp(end, ".png") != 0 || id > 0xFFFFFFFFul ||
+    if (name[0] < '1' || name[0] > '9' || strcmp(end, ".jpg") != 0 || id > 0xFFFFFFFFul ||
         !find_read(server, (unsigned)id, &read))
         return respond_error(connection, MHD_HTTP_NOT_FOUND,
                              "no such photo (only the last %d are kept)", YZ_SERVE_N_KEPT_READS);
@@ -227,7 +238,7 @@ static enum MHD_Result get_annotated(yz_serve *server, struct MHD_Connection *co
     }
     struct MHD_Response *response = MHD_create_response_from_fd((size_t)st.st_size, fd);
     if (!response) return close(fd), MHD_NO;
-    MHD_add_response_header(response, "Content-Type", "image/png");
+    MHD_add_response_header(response, "Content-Type", "image/jpeg");
     MHD_add_response_header(response, "Cache-Control", "private, max-age=600");
     enum MHD_Result result = MHD_queue_response(connection, MHD_HTTP_OK, response);
     MHD_destroy_response(response);
@@ -258,11 +269,42 @@ static json_t *advice_json(const yz_serve *server, const yz_card *card, const yz
                      box.option.points + box.option.bonus, "expected", box.expected);
 }
 
-/* The scoreboard plus the profile's boxes in order (with their labels) and advice for the
- * dice on the lawn, if any. */
-static json_t *game_json(const yz_serve *server, const yz_game *game)
+/* Every box the dice on the lawn may be scored in now, with its points, in the card's order;
+ * "best" marks the advisor's box for scoring now. Empty before a throw. */
+static json_t *options_json(const yz_serve *server, const yz_game *game)
 {
+    json_t *options = json_array();
+    if (!game->throws || yz_game_is_over(game)) return options;
+    const yz_card *card = &game->cards[game->current];
+    yz_option legal[YZ_BOX_COUNT];
+    int n_legal = yz_rules_options(game->profile, card, &game->dice, legal);
+    yz_box_advice best;
+    int have_best = yz_advise_boxes(server->strategy, card, &game->dice, &best, 1);
+    for (int i = 0; i < n_legal; i++)
+        json_array_append_new(options, json_pack("{s:s, s:s, s:i, s:b}", "box",
+                                                 yz_rules_box_name(legal[i].box), "label",
+                                                 yz_cli_box_label(game->profile, legal[i].box),
+                                                 "points", legal[i].points + legal[i].bonus, "best",
+                                                 have_best && best.option.box == legal[i].box));
+    return options;
+}
+
+/* The scoreboard plus the state's tag, the number of moves and the last one, the profile's
+ * boxes in order (with their labels), the boxes open to the dice on the lawn with their points,
+ * and advice for those dice, if any. */
+static json_t *game_json(const yz_serve *server, const yz_game_file *file)
+{
+    const yz_game *game = &file->game;
+    char tag[YZ_GAME_TAG_SIZE];
+    yz_game_file_tag(file, tag);
+    size_t n_moves = json_array_size(file->moves);
     json_t *root = yz_game_scoreboard_json(game), *boxes = json_array();
+    json_object_set_new(root, "tag", json_string(tag));
+    json_object_set_new(root, "moves", json_integer((json_int_t)n_moves));
+    json_object_set_new(root, "last",
+                        n_moves ? json_deep_copy(json_array_get(file->moves, n_moves - 1))
+                                : json_null());
+    json_object_set_new(root, "options", options_json(server, game));
     for (int i = 0; i < game->profile->n_boxes; i++) {
         yz_box box = game->profile->boxes[i];
         json_array_append_new(boxes, json_pack("{s:s, s:s}", "name", yz_rules_box_name(box),
@@ -383,10 +425,22 @@ static int json_dice(const json_t *array, uint8_t *dice)
     return (int)json_array_size(array);
 }
 
+/* The 1-based number of the move that recorded the photo with this name, or 0. */
+static size_t photo_recorded(const json_t *moves, const char *name)
+{
+    for (size_t i = 0; i < json_array_size(moves); i++) {
+        const char *photo = json_string_value(json_object_get(json_array_get(moves, i), "photo"));
+        if (photo && strcmp(photo, name) == 0) return i + 1;
+    }
+    return 0;
+}
+
 /* The move a POST /api/game/... body asks for, or NULL with why and *status set. */
-static json_t *requested_move(yz_serve *server, route route, const yz_game *game, json_t *body,
+static json_t *requested_move(yz_serve *server, route route, const yz_game_file *file, json_t *body,
                               unsigned *status, char *why, size_t size)
 {
+    const yz_game *game = &file->game;
+    const json_t *moves = file->moves;
     *status = MHD_HTTP_BAD_REQUEST;
     if (route == ROUTE_THROW) {
         yz_roll roll;
@@ -414,6 +468,12 @@ static json_t *requested_move(yz_serve *server, route route, const yz_game *game
         }
         char name[32];
         snprintf(name, sizeof name, "upload-%u", photo ? (unsigned)json_integer_value(photo) : 0);
+        size_t recorded = photo ? photo_recorded(moves, name) : 0;
+        if (recorded) {
+            *status = MHD_HTTP_CONFLICT;
+            snprintf(why, size, "already recorded: this photo is move %zu of the game", recorded);
+            return NULL;
+        }
         json_t *move = yz_game_move_throw(game, &roll, photo ? name : NULL);
         if (json_is_true(json_object_get(body, "corrected")))
             json_object_set_new(move, "corrected", json_true());
@@ -424,6 +484,12 @@ static json_t *requested_move(yz_serve *server, route route, const yz_game *game
         int n_kept = json_dice(json_object_get(body, "keep"), kept);
         if (n_kept < 0) {
             snprintf(why, size, "\"keep\" must be up to five dice 1-6");
+            return NULL;
+        }
+        if (yz_game_file_repeats_keep(file, kept, n_kept)) {
+            *status = MHD_HTTP_CONFLICT;
+            snprintf(why, size, "already recorded: %s already keeps these dice",
+                     game->names[game->current]);
             return NULL;
         }
         return yz_game_move_keep(game, kept, n_kept);
@@ -438,26 +504,96 @@ static json_t *requested_move(yz_serve *server, route route, const yz_game *game
     return yz_game_move_score(game, box);
 }
 
-/* GET /api/game and every POST /api/game/...: load, change, save, all under game_lock. */
+/* Once the game is over: keeps it as NAME-N.json (the first N free) and starts the same players
+ * again in the game's file, with the same join code. Returns 0 or the HTTP status with why. */
+static unsigned new_game(yz_serve *server, yz_game_file *file, char *why, size_t size)
+{
+    if (!yz_game_is_over(&file->game)) {
+        snprintf(why, size, "the game is not over: finish it (or undo) before a new one");
+        return MHD_HTTP_CONFLICT;
+    }
+    const char *path = server->game_path, *dot = strrchr(path, '.');
+    size_t stem = dot && !strchr(dot, '/') ? (size_t)(dot - path) : strlen(path);
+    char kept[4096];
+    /* A hard link keeps the file as it is, byte for byte, and fails on a name already taken;
+     * where links are not possible the game is saved under the new name. */
+    int kept_ok = 0;
+    for (int n = 1; n < 10000 && !kept_ok; n++) {
+        snprintf(kept, sizeof kept, "%.*s-%d.json", (int)stem, path, n);
+        struct stat st;
+        if (link(path, kept) == 0) {
+            kept_ok = 1;
+        } else if (errno != EEXIST && stat(kept, &st) != 0) { /* no hard links here */
+            if (yz_game_file_save(file, kept) != YZ_EXIT_OK) break;
+            kept_ok = 1;
+        }
+    }
+    if (!kept_ok) {
+        snprintf(why, size,
+                 "the finished game cannot be kept (see the server's log); nothing "
+                 "changed");
+        return MHD_HTTP_INTERNAL_SERVER_ERROR;
+    }
+    const char *names[YZ_MAX_PLAYERS];
+    for (int i = 0; i < file->game.n_players; i++)
+        names[i] = file->game.names[i];
+    yz_game_file fresh;
+    if (yz_game_file_new(&fresh, file->game.profile, names, file->game.n_players) != YZ_EXIT_OK) {
+        snprintf(why, size, "a new game cannot be started (see the server's log)");
+        return MHD_HTTP_INTERNAL_SERVER_ERROR;
+    }
+    memcpy(fresh.join_code, file->join_code, sizeof fresh.join_code);
+    yz_game_file_free(file);
+    *file = fresh;
+    return 0;
+}
+
+/* The tag of the state a change was made on: the body's "tag", or ?tag=. */
+static const char *request_tag(struct MHD_Connection *connection, const json_t *body)
+{
+    const char *tag = json_string_value(json_object_get(body, "tag"));
+    return tag ? tag : MHD_lookup_connection_value(connection, MHD_GET_ARGUMENT_KIND, "tag");
+}
+
+/* GET /api/game and every POST /api/game/...: load, check the tag, change, save, all under
+ * game_lock, so two phones acting on one state cannot both succeed. */
 static enum MHD_Result game_request(yz_serve *server, struct MHD_Connection *connection,
                                     route route, const request *req)
 {
     json_t *body = NULL;
-    if (route != ROUTE_GAME && route != ROUTE_UNDO) {
+    if (route != ROUTE_GAME) {
         json_error_t json_err;
-        body = json_loadb(req->body ? req->body : "", req->len, JSON_REJECT_DUPLICATES, &json_err);
+        /* An undo may come with no body at all (its tag in ?tag=). */
+        body = (route == ROUTE_UNDO || route == ROUTE_NEW) && req->len == 0
+                   ? json_object()
+                   : json_loadb(req->body ? req->body : "", req->len, JSON_REJECT_DUPLICATES,
+                                &json_err);
         if (!json_is_object(body)) {
             json_decref(body);
             return respond_error(connection, MHD_HTTP_BAD_REQUEST,
                                  "the body must be a JSON object");
         }
+        if (!request_tag(connection, body)) {
+            json_decref(body);
+            return respond_error(connection, MHD_HTTP_BAD_REQUEST,
+                                 "send the game's \"tag\" (from GET /api/game) with each change, "
+                                 "so a repeated tap is not recorded twice");
+        }
     }
-    char why[300] = "";
+    const char *since = MHD_lookup_connection_value(connection, MHD_GET_ARGUMENT_KIND, "since");
+    char why[300] = "", tag[YZ_GAME_TAG_SIZE] = "";
     yz_game_file file;
     memset(&file, 0, sizeof file);
     pthread_mutex_lock(&server->game_lock);
     unsigned status = load_game(server, &file, why, sizeof why);
-    if (status == 0 && route == ROUTE_UNDO) {
+    if (status == 0) yz_game_file_tag(&file, tag);
+    if (status == 0 && route != ROUTE_GAME && strcmp(request_tag(connection, body), tag) != 0) {
+        status = MHD_HTTP_CONFLICT;
+        snprintf(why, sizeof why,
+                 "already recorded: the game has moved on since this phone saw it (it is at "
+                 "move %zu now); nothing changed",
+                 json_array_size(file.moves));
+    } else if (status == 0 && route == ROUTE_UNDO) {
         if (json_array_size(file.moves) == 0) {
             status = MHD_HTTP_CONFLICT;
             snprintf(why, sizeof why, "nothing to undo");
@@ -465,8 +601,10 @@ static enum MHD_Result game_request(yz_serve *server, struct MHD_Connection *con
             status = MHD_HTTP_INTERNAL_SERVER_ERROR;
             snprintf(why, sizeof why, "the game cannot be replayed (see the server's log)");
         }
+    } else if (status == 0 && route == ROUTE_NEW) {
+        status = new_game(server, &file, why, sizeof why);
     } else if (status == 0 && route != ROUTE_GAME) {
-        json_t *move = requested_move(server, route, &file.game, body, &status, why, sizeof why);
+        json_t *move = requested_move(server, route, &file, body, &status, why, sizeof why);
         if (move && yz_game_file_play(&file, move, why, sizeof why) != YZ_EXIT_OK)
             status = MHD_HTTP_CONFLICT; /* an illegal move: nothing changed */
         else if (move)
@@ -478,12 +616,19 @@ static enum MHD_Result game_request(yz_serve *server, struct MHD_Connection *con
         snprintf(why, sizeof why,
                  "the game cannot be saved (see the server's log); nothing changed");
     }
-    json_t *root = status == 0 ? game_json(server, &file.game) : NULL;
+    json_t *root = NULL;
+    if (status == 0 && route == ROUTE_GAME && since && strcmp(since, tag) == 0)
+        root = json_pack("{s:s, s:b}", "tag", tag, "same", 1);
+    else if (status == 0)
+        root = game_json(server, &file);
+    else if (status == MHD_HTTP_CONFLICT) /* the phone shows the game as it is */
+        root = json_pack("{s:s, s:o}", "error", why, "game", game_json(server, &file));
     if (file.moves) yz_game_file_free(&file);
     pthread_mutex_unlock(&server->game_lock);
     json_decref(body);
-    if (status) return respond_error(connection, status, "%s", why);
-    return respond_json(connection, MHD_HTTP_OK, root);
+    if (root) return respond_json(connection, status ? status : MHD_HTTP_OK, root);
+    return respond_error(connection, status ? status : MHD_HTTP_INTERNAL_SERVER_ERROR, "%s",
+                         status ? why : "out of memory");
 }
 
 /* GET /api/review: the text `game review --json` prints, for the game as it is now. */
@@ -508,8 +653,34 @@ static enum MHD_Result get_review(yz_serve *server, struct MHD_Connection *conne
 
 /* ---- the handler ------------------------------------------------------------------------- */
 
+/* The page's file at this address ("/" is index.html), or NULL. */
+static const yz_serve_asset *find_asset(const char *url)
+{
+    if (strcmp(url, "/") == 0) url = "/index.html";
+    for (int i = 0; i < yz_serve_n_assets; i++)
+        if (url[0] == '/' && strcmp(url + 1, yz_serve_assets[i].name) == 0)
+            return &yz_serve_assets[i];
+    return NULL;
+}
+
+static enum MHD_Result get_asset(struct MHD_Connection *connection, const char *url)
+{
+    const yz_serve_asset *asset = find_asset(url);
+    struct MHD_Response *response =
+        MHD_create_response_from_buffer(asset->size, (void *)asset->data, MHD_RESPMEM_PERSISTENT);
+    if (!response) return MHD_NO;
+    MHD_add_response_header(response, "Content-Type", asset->type);
+    /* The phone asks again each time (a changed page shows at once), and may keep it meanwhile. */
+    MHD_add_response_header(response, "Cache-Control", "no-cache");
+    MHD_add_response_header(response, "X-Content-Type-Options", "nosniff");
+    enum MHD_Result result = MHD_queue_response(connection, MHD_HTTP_OK, response);
+    MHD_destroy_response(response);
+    return result;
+}
+
 static int route_matches(size_t i, const char *url)
 {
+    if (routes[i].route == ROUTE_ASSET) return find_asset(url) != NULL;
     if (routes[i].route == ROUTE_ANNOTATED)
         return strncmp(url, routes[i].url, strlen(routes[i].url)) == 0;
     return strcmp(url, routes[i].url) == 0;
@@ -656,12 +827,8 @@ enum MHD_Result yz_serve_handle(void *cls, struct MHD_Connection *connection, co
         return respond_error(connection, MHD_HTTP_BAD_REQUEST, "a broken multipart/form-data body");
     route route = routes[req->route_index].route;
     switch (route) {
-    case ROUTE_PAGE: {
-        char *page = strdup(yz_serve_page);
-        return page ? respond(connection, MHD_HTTP_OK, "text/html; charset=utf-8", page,
-                              strlen(page))
-                    : MHD_NO;
-    }
+    case ROUTE_ASSET:
+        return get_asset(connection, url);
     case ROUTE_READ:
         return post_read(server, connection, req);
     case ROUTE_VERIFY:

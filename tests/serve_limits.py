@@ -10,6 +10,7 @@ import sys
 import time
 
 MB = 1 << 20
+GIVE_UP_SECONDS = 60  # a hang guard, not a timing: the server drops the trickle long before
 
 
 def connect(port):
@@ -88,22 +89,25 @@ def memory(port, photo_path):
 
 
 def trickle(port):
-    """Against a server with --request-timeout 2: closed 2-3 s after the headers."""
+    """Against a server with --request-timeout 2: the connection is closed before the body is
+    whole. How soon is not asserted (timings are tools/ benchmarks); the 1000 bytes would take
+    1000 s, and after GIVE_UP_SECONDS the server is taken not to drop it at all."""
     sock = connect(port)
     sock.sendall(head("Content-Length: 1000"))
-    start = time.monotonic()
+    sent = 0
     closed = False
-    while not closed and time.monotonic() - start < 15:
+    deadline = time.monotonic() + GIVE_UP_SECONDS
+    while not closed and time.monotonic() < deadline:
         try:
             sock.sendall(b"\xff")
+            sent += 1
             if select.select([sock], [], [], 1.0)[0]:
                 closed = sock.recv(4096) == b""
         except ConnectionError:
             closed = True
-    took = time.monotonic() - start
-    if not closed or not 2 <= took <= 6:
-        sys.exit("the trickled upload was %s after %.1f s, not closed after 2-3 s"
-                 % ("closed" if closed else "still open", took))
+    if not closed or sent >= 1000:
+        sys.exit("the trickled upload was not dropped: %d of its 1000 bytes sent, %s"
+                 % (sent, "closed" if closed else "still open"))
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ check_unchanged "score before a throw" 'Ann has not thrown yet' -- game score ch
 check "first throw with advice" 0 'Advice: keep 3 3 and throw 3 dice' -- game throw --roll 1,3,3,4,6 --file g.json
 check_unchanged "keep dice not thrown" 'cannot keep dice that were not thrown' -- game keep 5,5 --file g.json
 check "keep" 0 'Ann keeps 3 3 and throws 3 dice' -- game keep 3,3 --file g.json
+check_unchanged "the same keep again is a no-op" 'Ann already keeps these dice: nothing changed' -- game keep 3,3 --file g.json
 check_unchanged "throw without the kept dice" 'kept dice that are not in this throw' -- game throw --roll 1,2,4,5,6 --file g.json
 check "second throw: only the dice thrown again" 0 'throw 2 of 3: 3 3 3 2 5' -- game throw --roll 3,2,5 --file g.json
 check "undo says what it took back" 0 "^Took back Ann's throw 3 3 3 2 5\.$" -- game undo --file g.json

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark `yardzee serve`: time from uploading a 12 MP JPEG (4000x3000, a lawn sample scaled
-# up) to the answer of POST /api/read, over loopback, RUNS times (default 21): median and p95.
+# up) to the answer of POST /api/read, over loopback, RUNS times (default 21): median and p95;
+# and the bytes of the answer's picture for the phone (GET /api/annotated/ID.jpg; target < 300 KB).
 # usage: tools/bench_serve.sh [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,3 +26,7 @@ for i in $(seq 0 "$runs"); do # the first is a warm-up
     curl -s -o /dev/null -w '%{time_total}\n' --data-binary @"$work/photo.jpg" "${url}api/read"
 done | tail -n +2 | sort -n | awk '{ t[NR] = $1 * 1000 } END {
     printf "upload to answer over %d runs: median %.1f ms, p95 %.1f ms\n", NR, t[int((NR + 1) / 2)], t[int(NR * 0.95 + 0.5)] }'
+id=$(curl -s --data-binary @"$work/photo.jpg" "${url}api/read" | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')
+curl -s -o "$work/answer.jpg" "${url}api/annotated/$id.jpg"
+echo "the answer's picture for the phone: $(stat -c %s "$work/answer.jpg") bytes ($(/usr/bin/python3 -c '
+import sys, cv2; image = cv2.imread(sys.argv[1]); print("%dx%d JPEG" % (image.shape[1], image.shape[0]))' "$work/answer.jpg"))"

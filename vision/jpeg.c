@@ -4,6 +4,7 @@
  * for 1/4 of the size; scale_num/scale_denom do that. libjpeg reports errors by calling
  * error_exit, which here longjmps back to decode with the message; warnings are kept quiet
  * (a library never prints) except "premature end of data", which means a truncated file. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,6 +37,17 @@ static void note_warning(j_common_ptr cinfo, int msg_level)
 static void stay_quiet(j_common_ptr cinfo)
 {
     (void)cinfo;
+}
+
+/* libjpeg's error manager for decoding and encoding: quiet, escaping to errors->escape. */
+static struct jpeg_error_mgr *quiet_error_manager(quiet_errors *errors)
+{
+    memset(errors, 0, sizeof *errors);
+    struct jpeg_error_mgr *manager = jpeg_std_error(&errors->base);
+    errors->base.error_exit = escape_on_error;
+    errors->base.emit_message = note_warning;
+    errors->base.output_message = stay_quiet;
+    return manager;
 }
 
 /* The eighths to decode at: the smallest scale that keeps YZ_VISION_MIN_LONG_SIDE, unless
@@ -86,11 +98,7 @@ yz_vision_status yz_vision_decode_jpeg(const uint8_t *bytes, size_t n_bytes, con
 {
     struct jpeg_decompress_struct cinfo;
     quiet_errors errors;
-    memset(&errors, 0, sizeof errors);
-    cinfo.err = jpeg_std_error(&errors.base);
-    errors.base.error_exit = escape_on_error;
-    errors.base.emit_message = note_warning;
-    errors.base.output_message = stay_quiet;
+    cinfo.err = quiet_error_manager(&errors);
     /* volatile: these change between setjmp and a longjmp back to it. */
     uint8_t *volatile pixels = NULL;
     uint8_t *volatile cmyk_row = NULL;
@@ -147,5 +155,39 @@ yz_vision_status yz_vision_decode_jpeg(const uint8_t *bytes, size_t n_bytes, con
     out->image.w = width;
     out->image.h = height;
     out->image.rgb = pixels;
+    return YZ_VISION_OK;
+}
+
+yz_vision_status yz_vision_write_jpeg(const yz_vision_image *image, const char *path, int quality,
+                                      yz_vision_error *err)
+{
+    FILE *volatile file = fopen(path, "wb");
+    if (!file) return yz_vision_fail(err, YZ_VISION_ERR_IO, path, "%s", strerror(errno));
+    struct jpeg_compress_struct cinfo;
+    quiet_errors errors;
+    cinfo.err = quiet_error_manager(&errors);
+    if (setjmp(errors.escape)) {
+        jpeg_destroy_compress(&cinfo);
+        fclose(file);
+        return yz_vision_fail(err, YZ_VISION_ERR_IO, path, "cannot write JPEG (%s)",
+                              errors.message);
+    }
+    jpeg_create_compress(&cinfo);
+    jpeg_stdio_dest(&cinfo, file);
+    cinfo.image_width = (JDIMENSION)image->w;
+    cinfo.image_height = (JDIMENSION)image->h;
+    cinfo.input_components = 3;
+    cinfo.in_color_space = JCS_RGB;
+    jpeg_set_defaults(&cinfo);
+    jpeg_set_quality(&cinfo, quality, TRUE);
+    cinfo.optimize_coding = TRUE;
+    jpeg_start_compress(&cinfo, TRUE);
+    while (cinfo.next_scanline < cinfo.image_height) {
+        JSAMPROW row = image->rgb + (size_t)cinfo.next_scanline * (size_t)image->w * 3;
+        jpeg_write_scanlines(&cinfo, &row, 1);
+    }
+    jpeg_finish_compress(&cinfo);
+    jpeg_destroy_compress(&cinfo);
+    if (fclose(file) != 0) return yz_vision_fail(err, YZ_VISION_ERR_IO, path, "write error");
     return YZ_VISION_OK;
 }
