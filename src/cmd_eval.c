@@ -16,7 +16,6 @@
 
 #define MAX_TRUTH_BYTES (16 * 1024 * 1024)
 #define MAX_PHOTOS 20000
-#define MAX_KNOWN_WRONG 16
 
 typedef struct {
     int value;
@@ -36,17 +35,17 @@ typedef struct {
 } truth_set;
 
 static const char eval_help[] =
-    "usage: yardzee eval --truth TRUTH.csv DIR [--expect 5|any] [--json]\n"
+    "usage: yardzee eval --truth TRUTH.csv DIR [--expect 5|any|truth] [--json]\n"
     "                    [--min-die-accuracy PCT] [--min-roll-accuracy PCT]\n"
-    "                    [--max-wrong-ok N] [--min-odd-refused PCT] [--known-wrong-ok FILE]...\n"
+    "                    [--max-wrong-ok N] [--min-odd-refused PCT]\n"
     "Reads every photo named in TRUTH.csv from DIR and reports photos read, refused and wrongly\n"
     "read as ok; per-die accuracy with a 6x6 confusion matrix; whole-roll accuracy; refusals of\n"
     "photos that are not five readable dice; time per photo; and names each photo wrongly read\n"
-    "as ok, with the roll read and the true one. The --min/--max options turn the report into\n"
-    "a check: exit 5 when one is not met. --known-wrong-ok names a photo known to be read wrongly\n"
-    "as ok: it is not counted against --max-wrong-ok, and the check fails when it is no longer\n"
-    "read wrongly (drop the option then). $YARDZEE_TUNE=NAME=VALUE,... changes the reader's\n"
-    "thresholds for a sweep (tools/sweep_thresholds.sh).\n";
+    "as ok, with the roll read and the true one. --expect truth gives the reader each photo's\n"
+    "true number of dice, as a player who says how many dice were thrown (`read --expect N`).\n"
+    "The --min/--max options turn the report into a check: exit 5 when one is not met.\n"
+    "$YARDZEE_TUNE=NAME=VALUE,... changes the reader's thresholds for a sweep\n"
+    "(tools/sweep_thresholds.sh).\n";
 
 static void truth_free(truth_set *truth)
 {
@@ -185,6 +184,7 @@ typedef struct {
     int photos, read_ok, refused, unreadable, wrong_ok;
     int dice, dice_right, dice_missed, dice_no_value, dice_hidden;
     int confusion[7][7]; /* [true][read] */
+    int photos_right;                  /* read ok with the true roll */
     int five_photos, five_right;       /* photos of five readable dice */
     int odd_photos, odd_refused;       /* photos that are not five readable dice */
     double *ms;                        /* per photo */
@@ -209,6 +209,7 @@ static void eval_photo(const truth_photo *truth, const yz_vision_result *result,
     stats->read_ok += ok;
     stats->refused += !ok;
     int right_roll = same_roll(truth, result);
+    stats->photos_right += ok && right_roll;
     if (ok && (!right_roll || (expect_five && !is_five_readable(truth)))) {
         wrong_ok_photo *wrong = &stats->wrong[stats->wrong_ok++];
         wrong->truth = truth;
@@ -293,6 +294,8 @@ static void print_report(const char *dir, const eval_stats *s, double median_ms,
     printf("dice: %d/%d right (%.1f%%), %d missed, %d without a value, %d with a hidden top\n",
            s->dice_right, s->dice, percent(s->dice_right, s->dice), s->dice_missed,
            s->dice_no_value, s->dice_hidden);
+    printf("photos entirely right: %d/%d (%.1f%%)\n", s->photos_right, s->photos,
+           percent(s->photos_right, s->photos));
     printf("five-dice photos entirely right: %d/%d (%.1f%%)\n", s->five_right, s->five_photos,
            percent(s->five_right, s->five_photos));
     printf("other photos (not five readable dice) refused: %d/%d\n", s->odd_refused,
@@ -317,13 +320,15 @@ static json_t *report_json(const char *dir, const eval_stats *s, double median_m
         for (int r = 1; r <= 6; r++) json_array_append_new(row, json_integer(s->confusion[t][r]));
         json_array_append_new(confusion, row);
     }
-    return json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:i, s:i, "
-                     "s:f, s:i, s:i, s:f, s:f, s:o, s:o}",
+    return json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:i, s:f, "
+                     "s:i, s:i, s:f, s:i, s:i, s:f, s:f, s:o, s:o}",
                      "dir", dir, "photos", s->photos, "read_ok", s->read_ok, "refused", s->refused,
                      "unreadable", s->unreadable, "wrong_ok", s->wrong_ok, "dice", s->dice,
                      "dice_right", s->dice_right, "dice_missed", s->dice_missed, "dice_no_value",
                      s->dice_no_value, "dice_hidden", s->dice_hidden, "die_accuracy",
-                     percent(s->dice_right, s->dice), "five_photos", s->five_photos, "five_right",
+                     percent(s->dice_right, s->dice), "photos_right", s->photos_right,
+                     "photo_accuracy", percent(s->photos_right, s->photos), "five_photos",
+                     s->five_photos, "five_right",
                      s->five_right, "roll_accuracy", percent(s->five_right, s->five_photos),
                      "odd_photos", s->odd_photos, "odd_refused", s->odd_refused, "median_ms",
                      median_ms, "p95_ms", p95_ms, "confusion", confusion, "wrong_ok_photos",
@@ -333,16 +338,7 @@ static json_t *report_json(const char *dir, const eval_stats *s, double median_m
 typedef struct {
     double min_die_accuracy, min_roll_accuracy, min_odd_refused;
     int max_wrong_ok;
-    const char *known_wrong[MAX_KNOWN_WRONG]; /* photos known to be read wrongly as ok */
-    int n_known_wrong;
 } eval_requirements;
-
-static int is_known_wrong(const eval_requirements *req, const char *file)
-{
-    for (int k = 0; k < req->n_known_wrong; k++)
-        if (strcmp(req->known_wrong[k], file) == 0) return 1;
-    return 0;
-}
 
 static int check_requirements(const eval_requirements *req, const eval_stats *s)
 {
@@ -354,19 +350,9 @@ static int check_requirements(const eval_requirements *req, const eval_stats *s)
         percent(s->five_right, s->five_photos) < req->min_roll_accuracy)
         code = yz_cli_fail(YZ_EXIT_EVAL_BELOW, "eval: roll accuracy %.1f%% is below %.1f%%",
                            percent(s->five_right, s->five_photos), req->min_roll_accuracy);
-    int known = 0;
-    for (int w = 0; w < s->wrong_ok; w++) known += is_known_wrong(req, s->wrong[w].truth->file);
-    if (req->max_wrong_ok >= 0 && s->wrong_ok - known > req->max_wrong_ok)
+    if (req->max_wrong_ok >= 0 && s->wrong_ok > req->max_wrong_ok)
         code = yz_cli_fail(YZ_EXIT_EVAL_BELOW, "eval: %d wrong rolls reported ok (at most %d)",
-                           s->wrong_ok - known, req->max_wrong_ok);
-    for (int k = 0; k < req->n_known_wrong; k++) {
-        int still = 0;
-        for (int w = 0; w < s->wrong_ok; w++)
-            still |= strcmp(s->wrong[w].truth->file, req->known_wrong[k]) == 0;
-        if (!still)
-            code = yz_cli_fail(YZ_EXIT_EVAL_BELOW, "eval: %s is no longer read wrongly as ok: "
-                               "drop --known-wrong-ok %s", req->known_wrong[k], req->known_wrong[k]);
-    }
+                           s->wrong_ok, req->max_wrong_ok);
     if (req->min_odd_refused >= 0 && percent(s->odd_refused, s->odd_photos) < req->min_odd_refused)
         code = yz_cli_fail(YZ_EXIT_EVAL_BELOW, "eval: %d of %d photos of other than five dice "
                            "refused (%.1f%% is below %.1f%%)", s->odd_refused, s->odd_photos,
@@ -394,13 +380,12 @@ int yz_cmd_eval(int argc, char **argv)
         {"min-roll-accuracy", required_argument, NULL, 'r'},
         {"max-wrong-ok", required_argument, NULL, 'w'},
         {"min-odd-refused", required_argument, NULL, 'o'},
-        {"known-wrong-ok", required_argument, NULL, 'k'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     const char *truth_path = NULL;
-    int json = 0, code = YZ_EXIT_OK, opt;
+    int json = 0, expect_truth = 0, code = YZ_EXIT_OK, opt;
     yz_vision_options options = yz_vision_default_options();
-    eval_requirements req = {-1, -1, -1, -1, {NULL}, 0};
+    eval_requirements req = {-1, -1, -1, -1};
     optind = 1;
     opterr = 0;
     while (code == YZ_EXIT_OK && (opt = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
@@ -411,18 +396,12 @@ int yz_cmd_eval(int argc, char **argv)
         case 'e':
             if (strcmp(optarg, "any") == 0) options.expect = 0;
             else if (strcmp(optarg, "5") == 0) options.expect = 5;
-            else code = yz_cli_fail(YZ_EXIT_USAGE, "--expect: '%s' is not 5 or any", optarg);
+            else if (strcmp(optarg, "truth") == 0) expect_truth = 1;
+            else code = yz_cli_fail(YZ_EXIT_USAGE, "--expect: '%s' is not 5, any or truth", optarg);
             break;
         case 'd': code = parse_percent(optarg, "--min-die-accuracy", &req.min_die_accuracy); break;
         case 'r': code = parse_percent(optarg, "--min-roll-accuracy", &req.min_roll_accuracy); break;
         case 'o': code = parse_percent(optarg, "--min-odd-refused", &req.min_odd_refused); break;
-        case 'k':
-            if (req.n_known_wrong == MAX_KNOWN_WRONG)
-                code = yz_cli_fail(YZ_EXIT_USAGE, "--known-wrong-ok: more than %d photos",
-                                   MAX_KNOWN_WRONG);
-            else
-                req.known_wrong[req.n_known_wrong++] = optarg;
-            break;
         case 'w': {
             char *end;
             long value = strtol(optarg, &end, 10);
@@ -467,6 +446,7 @@ int yz_cmd_eval(int argc, char **argv)
         yz_vision_result result;
         yz_vision_error err;
         stats.photos++;
+        if (expect_truth) options.expect = truth.photos[i].n_dice;
         double start = yz_cli_now();
         if (yz_vision_read_file(path, &options, &result, &err) != YZ_VISION_OK) {
             fprintf(stderr, "yardzee: %s\n", err.message);

@@ -32,10 +32,15 @@ check "a wrong roll reported ok is named" 5 'lawn_004.jpg: read 3 2 2 4 6; truth
     eval --truth "$tmp/wrong.csv" "$samples/lawn" --max-wrong-ok 0
 check "... in JSON too" 0 '"wrong_ok_photos":\[\{"file":"lawn_004.jpg","read":\[3,2,2,4,6\],"truth":\[2,3,4,2,5\]\}\]' -- \
     eval --truth "$tmp/wrong.csv" "$samples/lawn" --json
-check "a wrong roll known as such passes --max-wrong-ok 0" 0 'lawn_004.jpg: read 3 2 2 4 6' -- \
-    eval --truth "$tmp/wrong.csv" "$samples/lawn" --max-wrong-ok 0 --known-wrong-ok lawn_004.jpg
-check "a known wrong roll read right fails" 5 'lawn_004.jpg is no longer read wrongly as ok' -- \
-    eval --truth "$tmp/subset.csv" "$samples/lawn" --known-wrong-ok lawn_004.jpg
+# The same photo against a truth of four of its dice: with any count it is a wrong roll read ok;
+# given the true count (4, as `read --expect 4`), it is refused for the fifth die it finds.
+grep '^lawn_004' "$truth" | head -4 | sed '1i file,value,x,y,w,h,top_visible' >"$tmp/four.csv"
+check "any count: five dice read where four are true is wrong" 5 '1 WRONG but reported ok' -- \
+    eval --truth "$tmp/four.csv" "$samples/lawn" --expect any --max-wrong-ok 0
+check "the true count given: refused" 0 '1 photos: 0 read ok, 1 refused, 0 unreadable; 0 WRONG' -- \
+    eval --truth "$tmp/four.csv" "$samples/lawn" --expect truth --max-wrong-ok 0
+check "--expect takes 5, any or truth" 2 "--expect: 'six' is not 5, any or truth" -- \
+    eval --truth "$tmp/four.csv" "$samples/lawn" --expect six
 check "a right roll is not" 0 '"wrong_ok_photos":\[\]' -- \
     eval --truth "$tmp/subset.csv" "$samples/lawn" --json
 

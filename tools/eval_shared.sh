@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # The reader on the real photo sets in ../shared/data (not lawn photos: webcam dice on a desk,
-# and trays of small dice of every colour), with `--expect any`: per-die accuracy, the
-# confusion matrix, dice wrongly read as sure. It reads only the held-out photos, every 4th
-# of each set in sorted order: tools/train_reader.py trains on the other three quarters.
-# A photo read wrongly as ok fails it (exit 5), but for the one named below, known and pinned:
-# when it is read right or refused, the run fails until it is dropped from the list.
-# usage: tools/eval_shared.sh [EVAL_OPTIONS...]   (e.g. --json, --min-die-accuracy 90)
-# Exit: 0, 77 when ../shared/data is not there, else yardzee eval's exit code.
+# trays of small dice of every colour, dice of every colour on tables and cloth), on the part of
+# each that no net was trained on: every 4th photo by name of matteop65-webcam and byler-d6
+# (tools/train_reader.py trains on the other three quarters), and the valid and test splits of
+# epanemu-dice (no net has seen any of it). Each set is read twice:
+#   --expect any    per-die accuracy and the confusion matrix (a missed die counts as wrong);
+#   --expect truth  each photo's true number of dice given, as a player says how many were
+#                   thrown: photos entirely right, and no wrong roll reported ok, not one
+#                   (exit 5 otherwise).
+# usage: [SETS="byler-d6 ..."] tools/eval_shared.sh [EVAL_OPTIONS...]   (e.g. --json)
+# Exit: 0, 77 when ../shared/data is not there, else the first failing yardzee eval's code.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data="../shared/data"
@@ -18,18 +21,33 @@ fi
 [ -x "$yardzee" ] || bash tools/build.sh build >/dev/null
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# The unseen part of a set's labels.csv, header kept.
+unseen() {
+    local set="$1"
+    if [ -f "$data/$set/splits.csv" ]; then
+        awk -F, 'NR == FNR { if ($2 == "valid" || $2 == "test") keep[$1] = 1; next }
+                 FNR == 1 || ($1 in keep)' "$data/$set/splits.csv" "$data/$set/labels.csv"
+    else
+        # The 4th, 8th, ... file by name (tools/train_reader.py's held_out()).
+        awk -F, 'NR == 1 { print; next }
+                 $1 != last { last = $1; n++ }
+                 n % 4 == 0 { print }' "$data/$set/labels.csv"
+    fi
+}
+
 code=0
-# byler-d6's tray of 25 dice, one wedged between others that the detector never finds: read as
-# 24 sure dice with --expect any (README, Status).
-declare -A known_wrong_ok=([byler-d6]="IMG_20191208_112404.jpg")
-for set in matteop65-webcam byler-d6; do
-    known=()
-    for file in ${known_wrong_ok[$set]:-}; do known+=(--known-wrong-ok "$file"); done
-    # Held out: the 4th, 8th, ... file by name (tools/train_reader.py's held_out()).
-    awk -F, 'NR == 1 { print; next }
-             $1 != last { last = $1; n++ }
-             n % 4 == 0 { print }' "$data/$set/labels.csv" >"$tmp/$set.csv"
-    "$yardzee" eval --truth "$tmp/$set.csv" "$data/$set/images" --expect any --max-wrong-ok 0 \
-        ${known[@]+"${known[@]}"} "$@" || code=$?
+for set in ${SETS:-matteop65-webcam byler-d6 epanemu-dice}; do
+    [ -d "$data/$set" ] || { echo "$set: not in $data, skipped"; continue; }
+    # The reader reports at most 32 dice (YZ_VISION_MAX_DICE): photos of more are left out.
+    unseen "$set" | awk -F, 'NR == FNR { n[$1]++; next } FNR == 1 || n[$1] <= 32' - <(unseen "$set") \
+        >"$tmp/$set.csv"
+    left_out=$(unseen "$set" | awk -F, 'NR > 1 { n[$1]++ } END { for (f in n) k += n[f] > 32; print k + 0 }')
+    [ "$left_out" -eq 0 ] || echo "$set: $left_out photos of more than 32 dice left out"
+    echo "== $set, any number of dice"
+    "$yardzee" eval --truth "$tmp/$set.csv" "$data/$set/images" --expect any "$@" || code=$?
+    echo "== $set, the true number of dice given"
+    "$yardzee" eval --truth "$tmp/$set.csv" "$data/$set/images" --expect truth \
+        --max-wrong-ok 0 "$@" || { rc=$?; [ "$code" -ne 0 ] || code=$rc; }
 done
 exit $code
