@@ -5,6 +5,8 @@
   tools/render_scenes.py --out samples/readme --scene-seeds 11,22,33,44
   tools/render_scenes.py --bench-photo /tmp/bench.jpg      # one 4000x3000 JPEG
   tools/render_scenes.py --out /tmp/close --count 100 --seed 71000 --close-up
+  tools/render_scenes.py --out /tmp/world --count 200 --seed 93000 --world
+  tools/render_scenes.py --out /tmp/clutter --count 200 --seed 95000 --world --clutter-only
 
 Each scene is drawn from its own seed (recorded in scenes.csv), so a batch or one scene can be
 redone exactly. Needs povray, python3-numpy, python3-opencv: tools/setup-render.sh.
