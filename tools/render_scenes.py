@@ -5,6 +5,8 @@
   tools/render_scenes.py --out samples/readme --scene-seeds 11,22,33,44
   tools/render_scenes.py --bench-photo /tmp/bench.jpg      # one 4000x3000 JPEG
   tools/render_scenes.py --out /tmp/close --count 100 --seed 71000 --close-up
+  tools/render_scenes.py --out /tmp/world --count 200 --seed 93000 --world
+  tools/render_scenes.py --out /tmp/clutter --count 200 --seed 95000 --world --clutter-only
 
 Each scene is drawn from its own seed (recorded in scenes.csv), so a batch or one scene can be
 redone exactly. Needs povray, python3-numpy, python3-opencv: tools/setup-render.sh.
@@ -12,6 +14,7 @@ See tools/render/README.md for what is varied and the truth format.
 """
 import argparse
 import csv
+import math
 import pathlib
 import subprocess
 import sys
@@ -22,7 +25,7 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from render import ground_cover, jpeg_exif, pov, scene as scenes, truth  # noqa: E402
+from render import ground_cover, jpeg_exif, pov, scene as scenes, truth, world  # noqa: E402
 
 MAX_JPEG_BYTES = 250_000
 OCCLUDER_REACH_M = 0.15  # a 7 cm blade seen from 35 degrees hides ground up to 10 cm behind it
@@ -33,7 +36,9 @@ TRUTH_HEADER = ["file", "value", "x", "y", "w", "h", "top_visible"]
 SCENES_HEADER = ["file", "n_dice", "orientation", "width", "height", "camera_elevation_deg",
                  "camera_height_m", "light", "sun_elevation_deg", "die_material", "pip_colour",
                  "die_size_cm", "touching", "occluded", "seed", "pip_style", "ground",
-                 "cut_off", "close_up"]
+                 "cut_off", "close_up", "world", "surface", "soil_fraction", "die_colour",
+                 "die_finish", "edge_rounding", "distractors", "camera_fov_deg",
+                 "motion_blur_px", "jpeg_quality"]
 
 
 def run_povray(workdir, pov_name, png_name, width, height, extra):
@@ -55,6 +60,8 @@ def ground_cover_includes(scene):
     The mask pass only needs what can hide a die, which keeps its parse short.
     """
     rng = np.random.default_rng([scene.seed, 1])  # its own stream: same seed, same lawn
+    if scene.world is not None:
+        return world_cover_includes(rng, scene)
     blade_height = {"lush": (0.025, 0.06), "dry": (0.02, 0.05), "autumn": (0.025, 0.07)}
     blades = ground_cover.blades(rng, scene.dice, scene.camera, blade_height[scene.ground.palette])
     near = ground_cover.distance_to_dice(blades.roots_xz(), scene.dice) < OCCLUDER_REACH_M
@@ -63,6 +70,39 @@ def ground_cover_includes(scene):
                   ground_cover.clover(rng, scene.dice, scene.ground.n_clover_patches)]
     return (ground_cover.include_text("Near", near_items),
             ground_cover.include_text("Far", [blades.subset(~near)]))
+
+
+def world_cover_includes(rng, scene):
+    """ground_cover_includes for --world: blades only on grass, around where the dice are
+    (or would be), none through flat clutter; fallen leaves on any ground."""
+    layout = scene.layout_dice
+    n_leaves = sum(d.variant for d in scene.world.distractors if d.kind == "leaves")
+    near_items, far_items = [], []
+    if scene.world.surface.kind == "grass":
+        blade_height = {"lush": (0.025, 0.06), "dry": (0.02, 0.05), "autumn": (0.025, 0.07)}
+        blades = ground_cover.blades(rng, scene.dice, scene.camera,
+                                     blade_height[scene.ground.palette], extent=layout,
+                                     bare=world.no_grass(scene.world))
+        near = ground_cover.distance_to_dice(blades.roots_xz(), scene.dice) < OCCLUDER_REACH_M
+        near_items += [blades.subset(near),
+                       ground_cover.clover(rng, scene.dice, scene.ground.n_clover_patches,
+                                           extent=layout)]
+        far_items.append(blades.subset(~near))
+    if n_leaves:
+        near_items.append(ground_cover.leaves(rng, scene.dice, n_leaves, extent=layout))
+    return (ground_cover.include_text("Near", near_items),
+            ground_cover.include_text("Far", far_items))
+
+
+def motion_blur(image, length_px, angle_deg):
+    """A hand that moved while the shutter was open: a line kernel."""
+    size = int(math.ceil(length_px)) | 1
+    kernel = np.zeros((size, size), np.float32)
+    c = size // 2
+    dx, dy = math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))
+    for t in np.linspace(-length_px / 2, length_px / 2, 4 * size):
+        kernel[int(round(c + t * dy)), int(round(c + t * dx))] = 1
+    return cv2.filter2D(image, -1, kernel / kernel.sum())
 
 
 def phone_look(render_bgr, scene):
@@ -75,6 +115,8 @@ def phone_look(render_bgr, scene):
     r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
     image *= (1 - photo.vignette * r2)[:, :, None]
     image = cv2.GaussianBlur(image, (0, 0), photo.blur_sigma)
+    if scene.world is not None and scene.world.motion_blur_px > 0:
+        image = motion_blur(image, scene.world.motion_blur_px, scene.world.motion_blur_deg)
     image += rng.normal(0, photo.noise_sigma, image.shape).astype(np.float32)
     return np.clip(image + 0.5, 0, 255).astype(np.uint8)
 
@@ -85,7 +127,7 @@ def encode_within_budget(image, photo, max_bytes):
     while True:
         data = jpeg_exif.encode(image, quality, photo.orientation, photo.write_exif,
                                 photo.exif_big_endian)
-        if len(data) <= max_bytes or quality <= 70:
+        if len(data) <= max_bytes or quality <= min(70, photo.jpeg_quality):
             return data
         quality -= 3
 
@@ -123,10 +165,24 @@ def scene_row(name, scene, n_rows):
             "" if light.kind == "overcast" else f"{light.elevation_deg:.1f}", scene.material,
             scene.pip_colour, f"{scene.die_size_cm:.1f}", int(scene.touching),
             int(scene.occluded), scene.seed, scene.pip_style, scene.ground.palette,
-            int(scene.cut_off), int(scene.close_up)]
+            int(scene.cut_off), int(scene.close_up)] + world_columns(scene)
 
 
-def render_batch(out_dir, seeds, long_side, supersample, prefix, close_up):
+def world_columns(scene):
+    """scenes.csv's --world columns, so an evaluation can break its numbers down; plain scenes
+    leave them empty but for world = 0."""
+    extra = scene.world
+    if extra is None:
+        return [0] + [""] * (len(SCENES_HEADER) - SCENES_HEADER.index("world") - 1)
+    finish = extra.finish
+    return [2 if extra.clutter_only else 1, extra.surface.kind,
+            f"{extra.surface.soil_fraction:.2f}", finish.colour,
+            "gloss" if finish.gloss else "matte", f"{finish.rounding:.3f}",
+            ";".join(extra.distractor_kinds()), f"{scene.fov_deg:.1f}",
+            f"{extra.motion_blur_px:.1f}", scene.photo.jpeg_quality]
+
+
+def render_batch(out_dir, seeds, long_side, supersample, prefix, close_up, world_args):
     out_dir.mkdir(parents=True, exist_ok=True)
     with open(out_dir / "truth.csv", "w", newline="") as truth_file, \
             open(out_dir / "scenes.csv", "w", newline="") as scenes_file:
@@ -136,7 +192,7 @@ def render_batch(out_dir, seeds, long_side, supersample, prefix, close_up):
         scenes_csv.writerow(SCENES_HEADER)
         for number, seed in enumerate(seeds):
             started = time.monotonic()
-            scene = scenes.sample_scene(seed, long_side, close_up=close_up)
+            scene = scenes.sample_scene(seed, long_side, close_up=close_up, **world_args)
             name = f"{prefix}{number:03d}.jpg"
             rows = render_scene(scene, out_dir / name, supersample, MAX_JPEG_BYTES)
             for row in rows:
@@ -166,17 +222,19 @@ def cut_off(scene):
     return scene.cut_off
 
 
-def kept_seeds(batch_seed, count, long_side, close_up, keep):
-    """The first count scene seeds of a batch whose scene passes keep. A close-up camera sees
-    too little ground to place the dice of some draws: those are passed over."""
+def kept_seeds(batch_seed, count, long_side, close_up, keep, world_args=None):
+    """The first count scene seeds of a batch whose scene passes keep. A close-up (or a --world
+    crouching) camera sees too little ground to place the dice of some draws: those are passed
+    over."""
     seeds = []
     index = 0
+    world_args = world_args or {}
     while len(seeds) < count:
         seed = scenes.scene_seed(batch_seed, index)
         try:
-            scene = scenes.sample_scene(seed, long_side, close_up=close_up)
+            scene = scenes.sample_scene(seed, long_side, close_up=close_up, **world_args)
         except RuntimeError:
-            if not close_up:
+            if not (close_up or world_args.get("world")):
                 raise
             scene = None
         if scene is not None and keep(scene):
@@ -220,6 +278,14 @@ def main():
                         help="hold the camera %.1f-%.1f m high instead of %.1f-%.1f m: a player "
                         "crouching close to the dice (scenes.csv's close_up is 1; --scene-seeds "
                         "needs it again)" % (scenes.CLOSE_UP_CAMERA_HEIGHT_M + scenes.CAMERA_HEIGHT_M))
+    parser.add_argument("--world", action="store_true",
+                        help="draw from the wider world (tools/render/world.py): dice of every "
+                        "finish, grounds beyond grass, lawn clutter, dappled shade, crouching and "
+                        "30 degree cameras, a rougher phone (scenes.csv's world is 1; "
+                        "--scene-seeds needs it again)")
+    parser.add_argument("--clutter-only", action="store_true",
+                        help="with --world: no dice, only ground and clutter where they would be "
+                        "(hard negatives; truth.csv has no rows, scenes.csv's world is 2)")
     parser.add_argument("--long-side", type=int, default=1024)
     parser.add_argument("--supersample", type=int, default=1,
                         help="render this many times larger and shrink: cheap antialiasing")
@@ -235,24 +301,29 @@ def main():
         return
     if args.out is None:
         parser.error("--out is required")
+    if args.clutter_only and not args.world:
+        parser.error("--clutter-only needs --world")
+    world_args = {"world": True, "clutter_only": args.clutter_only} if args.world else {}
     if args.scene_seeds:
         seeds = [int(s) for s in args.scene_seeds.split(",")]
-    elif args.low_and_crowded or args.sun_glare or args.cut_off or args.close_up:
+    elif args.low_and_crowded or args.sun_glare or args.cut_off or args.close_up or args.world:
         wanted = [keep for flag, keep in ((args.low_and_crowded, low_and_crowded),
                                           (args.sun_glare, sun_glare), (args.cut_off, cut_off))
                   if flag]
         seeds = kept_seeds(args.seed, args.count, args.long_side, args.close_up,
-                           lambda scene: all(keep(scene) for keep in wanted))
+                           lambda scene: all(keep(scene) for keep in wanted), world_args)
     else:
         seeds = [scenes.scene_seed(args.seed, i) for i in range(args.count)]
     if args.keep_pov:
-        scene = scenes.sample_scene(seeds[0], args.long_side, close_up=args.close_up)
+        scene = scenes.sample_scene(seeds[0], args.long_side, close_up=args.close_up,
+                                    **world_args)
         args.out.mkdir(parents=True, exist_ok=True)
         rows = render_scene(scene, args.out / "kept.jpg", args.supersample, MAX_JPEG_BYTES,
                             keep_dir=args.keep_pov)
         print(rows)
         return
-    render_batch(args.out, seeds, args.long_side, args.supersample, args.prefix, args.close_up)
+    render_batch(args.out, seeds, args.long_side, args.supersample, args.prefix, args.close_up,
+                 world_args)
 
 
 if __name__ == "__main__":

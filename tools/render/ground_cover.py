@@ -47,6 +47,8 @@ def _outside_dice(points_xz, dice, grow):
 
 
 def distance_to_dice(points_xz, dice):
+    if not dice:
+        return np.full(len(points_xz), np.inf)
     return np.min([np.linalg.norm(points_xz - d.center[[0, 2]], axis=1) - d.half_edge * 1.2
                    for d in dice], axis=0)
 
@@ -56,15 +58,17 @@ def _cluster_box(dice, margin):
     return xz.min(0) - margin, xz.max(0) + margin
 
 
-def blades(rng, dice, camera, height_range):
+def blades(rng, dice, camera, height_range, extent=None, bare=None):
     """Grass blades on the ground the camera sees.
 
     One tapering triangle per blade: at phone resolution a blade is 1-3 pixels wide, so
     curvature is not worth its cost. Far from the camera, where a pixel holds many blades,
-    they thin out and the ground texture stands in for them.
+    they thin out and the ground texture stands in for them. extent: the dice (or places) the
+    full-density lawn reaches past, if not dice; bare: a function of ground points (N x 2)
+    saying where no grass grows (bare soil, under clutter).
     """
     eye = camera.position
-    full = max(np.linalg.norm(d.center - eye) for d in dice) + BLADE_BEYOND_DICE_M
+    full = max(np.linalg.norm(d.center - eye) for d in (extent or dice)) + BLADE_BEYOND_DICE_M
     reach = math.sqrt(max((full + BLADE_FADE_M) ** 2 - eye[1] ** 2, 0.01))
     lo, hi = eye[[0, 2]] - reach, eye[[0, 2]] + reach
     n = int(BLADE_DENSITY_PER_M2 * np.prod(hi - lo))
@@ -76,7 +80,10 @@ def blades(rng, dice, camera, height_range):
         & (px[:, 1] > -slack) & (px[:, 1] < camera.height + slack)
     distance = np.linalg.norm(ground - eye, axis=1)
     keep_prob = np.clip(1 - (distance - full) / BLADE_FADE_M, 0, 1)
-    base = base[seen & (rng.random(n) < keep_prob) & _outside_dice(base, dice, 0.002)]
+    keep = seen & (rng.random(n) < keep_prob) & _outside_dice(base, dice, 0.002)
+    if bare is not None:
+        keep &= ~bare(base)
+    base = base[keep]
     n = len(base)
     height = rng.uniform(*height_range, n)
     width = rng.uniform(0.003, 0.006, n)
@@ -105,8 +112,8 @@ def _disc_fan(n_segments, center, radius_x, radius_z, heading, lift_center):
     return verts, tris
 
 
-def leaves(rng, dice, count):
-    lo, hi = _cluster_box(dice, 0.45)
+def leaves(rng, dice, count, extent=None):
+    lo, hi = _cluster_box(extent or dice, 0.45)
     xz = rng.uniform(lo, hi, (count * 3, 2))
     xz = xz[_outside_dice(xz, dice, 0.03)][:count]
     n = len(xz)
@@ -117,9 +124,9 @@ def leaves(rng, dice, count):
     return Items("Leaf", verts, tris, rng.integers(COLOURS["Leaf"], size=n))
 
 
-def clover(rng, dice, n_patches):
+def clover(rng, dice, n_patches, extent=None):
     """Patches of trefoils: three small round leaflets on a stem a few cm high."""
-    lo, hi = _cluster_box(dice, 0.3)
+    lo, hi = _cluster_box(extent or dice, 0.3)
     parts = [np.zeros((0, 2))]
     for _ in range(n_patches):
         patch_center = rng.uniform(lo, hi)

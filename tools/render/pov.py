@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from . import geometry, ground_cover
+from . import geometry, ground_cover, pov_world
 
 # Pip centres in units of the pip spacing, on a face's (u, v) axes: the six real layouts.
 PIP_LAYOUTS = {
@@ -79,7 +79,7 @@ def rounded_cube(half_edge, edge_radius):
     return "\n    ".join(parts)
 
 
-def pip_positions(half_edge):
+def pip_positions(half_edge, spacing=PIP_SPACING):
     """(centre, outward normal) of every pip of a die in its local frame."""
     edge = 2 * half_edge
     out = []
@@ -89,16 +89,16 @@ def pip_positions(half_edge):
         u = np.roll(n, 1) if n.sum() > 0 else -np.roll(n, 1)
         v = np.cross(n, u)
         for pu, pv in PIP_LAYOUTS[value]:
-            centre = n * half_edge + (pu * u + pv * v) * PIP_SPACING * edge
+            centre = n * half_edge + (pu * u + pv * v) * spacing * edge
             out.append((centre, n))
     return out
 
 
-def _pips(die, style, texture):
+def _pips(die, style, texture, radius_fraction=PIP_RADIUS, spacing=PIP_SPACING):
     edge = 2 * die.half_edge
-    radius = PIP_RADIUS * edge
+    radius = radius_fraction * edge
     shapes = []
-    for centre, normal in pip_positions(die.half_edge):
+    for centre, normal in pip_positions(die.half_edge, spacing):
         if style == "drilled":
             # A sphere sunk so that its cap cut from the face is a dot of the pip radius.
             sphere_r = 1.25 * radius
@@ -138,9 +138,16 @@ def _pip_texture(scene):
 
 def die_photo(scene, die):
     transform = geometry.pov_matrix(die.rotation, die.center)
+    if scene.world is not None:
+        finish = scene.world.finish
+        body_texture = pov_world.body_texture(finish, die)
+        pips = "\n  ".join(_pips(die, scene.pip_style, pov_world.pip_texture(finish),
+                                 finish.pip_radius, finish.pip_spacing))
+    else:
+        body_texture = _body_texture(scene, die)
+        pips = "\n  ".join(_pips(die, scene.pip_style, _pip_texture(scene)))
     body = f"union {{\n    {rounded_cube(die.half_edge, die.edge_radius)}\n    " \
-           f"{_body_texture(scene, die)}\n  }}"
-    pips = "\n  ".join(_pips(die, scene.pip_style, _pip_texture(scene)))
+           f"{body_texture}\n  }}"
     csg = "difference" if scene.pip_style == "drilled" else "union"
     return f"{csg} {{\n  {body}\n  {pips}\n  {transform}\n}}\n"
 
@@ -294,14 +301,18 @@ def _includes(names):
 
 
 def photo_scene(scene, include_names, names):
+    world = scene.world is not None
     parts = ["#version 3.7;\n",
              "global_settings { assumed_gamma 1.0 max_trace_level 5 }\n",
              "#default { finish { ambient 1 diffuse 0.75 } }\n",
              ground_cover_textures_photo(scene),
              _includes(include_names),
              scene.camera.pov() + "\n",
-             lights(scene), ground(scene),
+             pov_world.lights(scene) if world else lights(scene),
+             pov_world.ground(scene) if world else ground(scene),
              ground_cover_objects(names, blade_shadows=scene.light.kind != "overcast")]
+    if world:
+        parts.append(pov_world.distractors(scene, mask=False))
     parts += [die_photo(scene, die) for die in scene.dice]
     return "".join(parts)
 
@@ -315,5 +326,7 @@ def mask_scene(scene, include_names, names):
              scene.camera.pov() + "\n",
              f"plane {{ y, 0 {BLACK} }}\n",
              ground_cover_objects(names)]
+    if scene.world is not None:  # clutter hides what it hides
+        parts.append(pov_world.distractors(scene, mask=True))
     parts += [die_mask(i, die) for i, die in enumerate(scene.dice)]
     return "".join(parts)

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from . import geometry
+from . import geometry, world as worlds
 
 MATERIALS = ("natural_wood", "dark_wood", "white", "red", "blue")
 MATERIAL_WEIGHTS = (0.35, 0.15, 0.2, 0.15, 0.15)
@@ -27,15 +27,16 @@ class Die:
     rest_rotation: np.ndarray  # yaw and tilt only: the frame where the top face is +y
     center: np.ndarray  # world position of the cube centre
     wood_seed: int  # places the grain so no two dice look cut from the same spot
+    rounding: float = EDGE_ROUNDING  # edge radius as a fraction of the edge
 
     @property
     def edge_radius(self):
-        return 2 * self.half_edge * EDGE_ROUNDING
+        return 2 * self.half_edge * self.rounding
 
 
 @dataclasses.dataclass
 class Light:
-    kind: str  # sun | overcast | evening
+    kind: str  # sun | overcast | evening; with --world also dappled (sun through a tree)
     elevation_deg: float  # of the sun or, when overcast, of the bright part of the sky
     azimuth_deg: float
 
@@ -85,17 +86,26 @@ class Scene:
     occluded: bool
     cut_off: bool
     close_up: bool = False  # the camera held low, close to the dice (sample_scene's close_up)
+    world: worlds.World = None  # what --world adds (sample_scene's world), else None
+    fov_deg: float = None  # --world only: the lens's field of view on the long side
+    layout_dice: list = None  # --world only: where the dice are, or would be (clutter-only)
+
+    @property
+    def gloss(self):
+        if self.world is not None:
+            return self.world.finish.gloss and self.world.finish.material not in worlds.WOODS
+        return self.material in GLOSS_MATERIALS
 
     @property
     def die_size_cm(self):
-        return 200 * self.dice[0].half_edge
+        return 200 * self.dice[0].half_edge if self.dice else 0.0
 
     def sun_glare_deg(self):
         """How near the camera sees the sun mirrored in a top face: the smallest angle over the
         dice between the sun's mirror ray off a level face and the ray to the camera. None
         unless the sun shines on gloss paint. Under ~10 degrees a phone sees the top face
         (partly) blown white, as on a real glossy die shot towards the sun."""
-        if self.light.kind != "sun" or self.material not in GLOSS_MATERIALS:
+        if self.light.kind != "sun" or not self.gloss:
             return None
         mirror = self.light.direction() * np.array([-1.0, 1.0, -1.0])
         angles = []
@@ -117,9 +127,15 @@ CAMERA_HEIGHT_M = (1.2, 1.8)
 CLOSE_UP_CAMERA_HEIGHT_M = (0.5, 0.8)
 
 
-def sample_scene(seed, width_long, landscape_only=False, close_up=False):
+def sample_scene(seed, width_long, landscape_only=False, close_up=False, world=False,
+                 clutter_only=False):
     """Draw a whole scene; landscape_only turns a portrait draw (the bench wants 4000x3000);
-    close_up holds the camera low. Neither changes any other draw of the scene."""
+    close_up holds the camera low. Neither changes any other draw of the scene.
+    world (tools/render/world.py) draws the dice, ground, light, camera and phone from the wider
+    world and adds clutter; clutter_only (with world) then takes the dice away, leaving clutter
+    where they were. A scene drawn without world is the same as before world existed."""
+    if world:
+        return _sample_world_scene(seed, width_long, landscape_only, close_up, clutter_only)
     rng = np.random.default_rng(seed)
     n_dice = int(rng.choice([4, 5, 6], p=[0.1, 0.8, 0.1]))
     material = str(rng.choice(MATERIALS, p=MATERIAL_WEIGHTS))
@@ -139,6 +155,88 @@ def sample_scene(seed, width_long, landscape_only=False, close_up=False):
                  dice=dice, camera=camera, camera_height_m=cam_height,
                  camera_elevation_deg=cam_elev, light=light, ground=ground, photo=photo,
                  touching=touching, occluded=occluded, cut_off=wants_cut_off, close_up=close_up)
+
+
+def _sample_world_scene(seed, width_long, landscape_only, close_up, clutter_only):
+    """sample_scene's world draw: its own stream (no draw is shared with a plain scene)."""
+    rng = np.random.default_rng([seed, 24])
+    n_dice = int(rng.choice([4, 5, 6], p=[0.1, 0.8, 0.1]))
+    finish = worlds.sample_finish(rng)
+    # Yard dice 9-15 cm; foam and wooden sets also come smaller.
+    half_edge = round(rng.uniform(6.0 if finish.material in ("foam",) + worlds.WOODS else 9.0,
+                                  15.0), 1) / 200
+    camera, cam_height, cam_elev, fov = _sample_world_camera(rng, width_long, landscape_only,
+                                                              close_up)
+    light = _sample_world_light(rng)
+    surface = worlds.sample_surface(rng)
+    palette = str(rng.choice(["lush", "dry", "autumn"], p=[0.55, 0.25, 0.2]))
+    clover = int(rng.integers(1, 4)) if surface.kind == "grass" and rng.random() < 0.35 else 0
+    ground = Ground(palette, surface.soil_fraction, 0, clover, tuple(rng.uniform(-50, 50, 3)))
+    photo = _sample_world_photo(rng)
+    wants_touching = rng.random() < 0.35
+    wants_occluded = cam_elev < 60 and rng.random() < 0.3
+    wants_cut_off = rng.random() < 0.06
+    sink = SINK_INTO_GRASS_M if surface.kind in ("grass", "soil", "sand") else (0.0005, 0.0015)
+    dice, touching, occluded = _place_dice(rng, camera, n_dice, half_edge, wants_touching,
+                                           wants_occluded, wants_cut_off,
+                                           rounding=finish.rounding, sink=sink)
+    anchors = np.array([d.center[[0, 2]] for d in dice])
+    layout = dice
+    if clutter_only:
+        dice, touching, occluded, wants_cut_off = [], False, False, False
+    distractors = worlds.sample_distractors(rng, camera, dice, anchors, clutter_only,
+                                            surface.kind)
+    worlds.sample_patches(rng, surface, anchors)
+    canopy = rng.uniform(0.35, 0.65) if light.kind == "dappled" else 0.0
+    blur = rng.uniform(1.5, 7.0) if rng.random() < 0.25 else 0.0
+    extra = worlds.World(finish, surface, distractors, canopy, float(rng.uniform(0.15, 0.6)),
+                         tuple(rng.uniform(-50, 50, 3)), blur, float(rng.uniform(0, 180)),
+                         clutter_only)
+    scene = Scene(seed=seed, material=finish.material, pip_colour=finish.pip_colour,
+                  pip_style=finish.pip_style, dice=dice, camera=camera,
+                  camera_height_m=cam_height, camera_elevation_deg=cam_elev, light=light,
+                  ground=ground, photo=photo, touching=touching, occluded=occluded,
+                  cut_off=wants_cut_off, close_up=close_up, world=extra, fov_deg=fov)
+    scene.layout_dice = layout
+    return scene
+
+
+def _sample_world_camera(rng, width_long, landscape_only, close_up):
+    """Standing or crouching (close_up: crouching only), top-down to 30 degrees, a main lens
+    or a 2x one (a narrow view is what lets a 30 degree shot keep the horizon out)."""
+    height = rng.uniform(*(CLOSE_UP_CAMERA_HEIGHT_M if close_up else (0.5, 1.8)))
+    top_down = rng.random() < 0.2
+    elevation = rng.uniform(85, 90) if top_down else rng.uniform(30, 80)
+    fov_long = rng.uniform(65, 75) if rng.random() < 0.7 else rng.uniform(40, 55)
+    portrait = rng.random() < 0.4 and not landscape_only
+    width_short = int(round(width_long * 3 / 4))
+    width, img_height = (width_short, width_long) if portrait else (width_long, width_short)
+    half_vertical = math.degrees(math.atan(math.tan(math.radians(fov_long) / 2)
+                                           * img_height / width_long))
+    elevation = max(elevation, half_vertical + 8)
+    camera = geometry.Camera((0.0, height, 0.0), rng.uniform(0, 360), elevation, fov_long,
+                             width, img_height)
+    return camera, height, elevation, fov_long
+
+
+def _sample_world_light(rng):
+    kind = str(rng.choice(["sun", "overcast", "evening", "dappled"], p=[0.35, 0.25, 0.15, 0.25]))
+    elevation = {"sun": rng.uniform(15, 80), "overcast": rng.uniform(50, 80),
+                 "evening": rng.uniform(6, 16), "dappled": rng.uniform(20, 75)}[kind]
+    return Light(kind, elevation, rng.uniform(0, 360))
+
+
+def _sample_world_photo(rng):
+    orientation = int(rng.integers(2, 9)) if rng.random() < 0.25 else 1
+    return Photo(exposure=rng.uniform(0.7, 1.3),
+                 tint=tuple(rng.uniform(0.85, 1.15, 3)),
+                 noise_sigma=rng.uniform(1.0, 6.0),
+                 blur_sigma=rng.uniform(0.5, 1.2),
+                 vignette=rng.uniform(0.0, 0.4),
+                 orientation=orientation,
+                 write_exif=orientation != 1 or rng.random() < 0.5,
+                 exif_big_endian=bool(rng.random() < 0.5),
+                 jpeg_quality=int(rng.integers(60, 96)))
 
 
 def _pip_colour(rng, material):
@@ -195,16 +293,18 @@ def _sample_photo(rng):
                  jpeg_quality=85)
 
 
-def _make_die(rng, value, half_edge, center_xz, yaw_deg, max_tilt_deg):
+def _make_die(rng, value, half_edge, center_xz, yaw_deg, max_tilt_deg,
+              rounding=EDGE_ROUNDING, sink=SINK_INTO_GRASS_M):
     tilt_axis = geometry.yaw_matrix(rng.uniform(0, 360)) @ np.array([1.0, 0, 0])
     rest = geometry.axis_angle_matrix(tilt_axis, rng.uniform(0, max_tilt_deg)) \
         @ geometry.yaw_matrix(yaw_deg)
     rotation = rest @ geometry.face_to_top(value)
-    edge_radius = 2 * half_edge * EDGE_ROUNDING
+    edge_radius = 2 * half_edge * rounding
     lowest = geometry.rounded_cube_lowest_point(rotation, half_edge, edge_radius)
-    center_y = -lowest - rng.uniform(*SINK_INTO_GRASS_M)
+    center_y = -lowest - rng.uniform(*sink)
     center = np.array([center_xz[0], center_y, center_xz[1]])
-    return Die(value, half_edge, yaw_deg, rotation, rest, center, int(rng.integers(1 << 30)))
+    return Die(value, half_edge, yaw_deg, rotation, rest, center, int(rng.integers(1 << 30)),
+               rounding)
 
 
 def die_corners(die):
@@ -261,7 +361,8 @@ def _position_near(rng, kind, camera, placed, half_edge, cluster_center, cluster
     return cluster_center + r * np.array([math.cos(a), math.sin(a)]), rng.uniform(0, 90)
 
 
-def _place_dice(rng, camera, n_dice, half_edge, wants_touching, wants_occluded, wants_cut_off):
+def _place_dice(rng, camera, n_dice, half_edge, wants_touching, wants_occluded, wants_cut_off,
+                rounding=EDGE_ROUNDING, sink=SINK_INTO_GRASS_M):
     """Scatter the dice as after a roll, framed by the camera; retries shrink the cluster."""
     margin_px = FRAME_MARGIN_PX * max(camera.width, camera.height)
     kinds = ["free"] * n_dice
@@ -284,7 +385,8 @@ def _place_dice(rng, camera, n_dice, half_edge, wants_touching, wants_occluded, 
                 xz, yaw = _position_near(rng, kind, camera, placed, half_edge,
                                          aim[[0, 2]], cluster_radius)
                 max_tilt = 1.5 if kind == "touching" else 4.0
-                candidate = _make_die(rng, int(rng.integers(1, 7)), half_edge, xz, yaw, max_tilt)
+                candidate = _make_die(rng, int(rng.integers(1, 7)), half_edge, xz, yaw, max_tilt,
+                                      rounding, sink)
                 others = placed[1:] if kind == "touching" else placed
                 framed = kind == "cut_off" or _in_frame(camera, candidate, margin_px)
                 if framed and not _collides(candidate, others):

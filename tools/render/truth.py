@@ -75,8 +75,10 @@ def top_faces(folder):
     faces = {}
     with open(folder / "scenes.csv", newline="") as f:
         for info in csv.DictReader(f):
+            world = info.get("world") or "0"  # folders rendered before --world: plain
             scene = scenes.sample_scene(int(info["seed"]), max(int(info["width"]), int(info["height"])),
-                                        close_up=info.get("close_up") == "1")
+                                        close_up=info.get("close_up") == "1", world=world != "0",
+                                        clutter_only=world == "2")
             corners = [(die.value, top_face_corners(scene.camera, die)) for die in scene.dice]
             faces[info["file"]] = [_match_die(row, corners) for row in rows[info["file"]]]
     return faces
