@@ -95,8 +95,9 @@ typedef struct {
     int max_long_side; /* working size, 0 = default */
     /* Directory holding dice_detector.onnx, top_reader.onnx, top_face.onnx and face_reader.onnx
      * (the learned nets, see tools/train_reader.py, tools/train_top_face.py and
-     * tools/train_face_reader.py). NULL: $YARDZEE_MODELS when set, else the source tree's
-     * models/ as it was when this library was built. */
+     * tools/train_face_reader.py). NULL: $YARDZEE_MODELS when set, else share/yardzee/models
+     * beside the running program's bin/ (installed), else models/ in or above its folder (the
+     * build tree's link to the source models). */
     const char *models_dir;
     yz_vision_nets *nets; /* loaded nets to read with; NULL: load them for this one read */
 } yz_vision_options;
