@@ -249,6 +249,13 @@ yz_status yz_strategy_serialize(const yz_strategy *strategy, uint8_t **buf, size
                                 yz_rules_error *err);
 yz_status yz_strategy_deserialize(const yz_profile *profile, const uint8_t *buf, size_t len,
                                   yz_strategy **out, yz_rules_error *err);
+/* The same without copying the values: they are read in place from buf (8-byte aligned at
+ * offset 64, e.g. a file mapped with mmap), which must stay valid and unchanged until
+ * yz_strategy_free, which then calls release(ctx) when release is not NULL. On an error buf is
+ * not kept and release is not called. */
+yz_status yz_strategy_deserialize_borrowed(const yz_profile *profile, const uint8_t *buf,
+                                           size_t len, void (*release)(void *ctx), void *ctx,
+                                           yz_strategy **out, yz_rules_error *err);
 
 typedef struct {
     uint8_t keep[YZ_N_DICE]; /* the dice to keep, ascending */

@@ -331,6 +331,11 @@ static void advice_is_consistent_with_the_table(void **state)
 
 /* ---- the table format ----------------------------------------------------------------------- */
 
+static void count_release(void *ctx)
+{
+    ++*(int *)ctx;
+}
+
 static void tables_round_trip_and_damage_is_detected(void **state)
 {
     const yz_strategy *strategy = *state;
@@ -347,6 +352,21 @@ static void tables_round_trip_and_damage_is_detected(void **state)
                        yz_strategy_expected_total(strategy, &empty), 0);
     yz_strategy_free(loaded);
 
+    /* Read in place: the same values, and the buffer handed back once, at free. */
+    int releases = 0;
+    assert_int_equal(yz_strategy_deserialize_borrowed(yahtzee, bytes, len, count_release,
+                                                      &releases, &loaded, &err),
+                     YZ_OK);
+    assert_float_equal(yz_strategy_expected_total(loaded, &empty),
+                       yz_strategy_expected_total(strategy, &empty), 0);
+    assert_int_equal(releases, 0);
+    yz_strategy_free(loaded);
+    assert_int_equal(releases, 1);
+    releases = 0;
+    assert_int_equal(yz_strategy_deserialize_borrowed(yahtzee, bytes + 1, len - 1, NULL, NULL,
+                                                      &loaded, &err),
+                     YZ_ERR_USAGE); /* values not 8-byte aligned */
+
     static const struct {
         size_t offset; /* byte to flip, or SIZE_MAX to truncate */
         const char *profile, *why;
@@ -355,24 +375,38 @@ static void tables_round_trip_and_damage_is_detected(void **state)
         {0, "yahtzee", "not a strategy table"},
         {8, "yahtzee", "another version"},
         {5000, "yahtzee", "checksum mismatch"},
+        {SIZE_MAX - 1, "yahtzee", "checksum mismatch"}, /* the middle of the values */
+        {SIZE_MAX - 2, "yahtzee", "checksum mismatch"}, /* the last value's last byte */
+        {SIZE_MAX - 3, "yahtzee", "checksum mismatch"}, /* the checksum itself */
         {48, "yahtzee", "other rules"},
         {0, "hasbro", "other rules"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    /* Both readers, the copying one and the one reading in place (borrowed), refuse each. */
+    for (size_t i = 0; i < 2 * (sizeof cases / sizeof cases[0]); i++) {
+        size_t c = i / 2;
+        int borrow = i % 2;
         uint8_t *copy = malloc(len);
         memcpy(copy, bytes, len);
-        size_t copy_len = len;
-        if (cases[i].offset == SIZE_MAX)
+        size_t copy_len = len, offset = cases[c].offset;
+        if (offset == SIZE_MAX - 1) offset = len / 2;
+        if (offset == SIZE_MAX - 2) offset = len - 9;
+        if (offset == SIZE_MAX - 3) offset = len - 1;
+        if (offset == SIZE_MAX)
             copy_len = len / 2;
-        else if (strcmp(cases[i].profile, "yahtzee") == 0)
-            copy[cases[i].offset] ^= 0x40;
+        else if (strcmp(cases[c].profile, "yahtzee") == 0)
+            copy[offset] ^= 0x40;
         loaded = NULL;
-        assert_int_equal(yz_strategy_deserialize(yz_rules_profile_find(cases[i].profile), copy,
-                                                 copy_len, &loaded, &err),
-                         YZ_ERR_FORMAT);
+        const yz_profile *profile = yz_rules_profile_find(cases[c].profile);
+        yz_status status =
+            borrow ? yz_strategy_deserialize_borrowed(profile, copy, copy_len, count_release,
+                                                      &releases, &loaded, &err)
+                   : yz_strategy_deserialize(profile, copy, copy_len, &loaded, &err);
+        assert_int_equal(status, YZ_ERR_FORMAT);
         assert_null(loaded);
-        if (!strstr(err.message, cases[i].why))
-            fail_msg("case %zu: '%s' lacks '%s'", i, err.message, cases[i].why);
+        assert_int_equal(releases, 0);
+        if (!strstr(err.message, cases[c].why))
+            fail_msg("case %zu (%s): '%s' lacks '%s'", c, borrow ? "borrowed" : "copied",
+                     err.message, cases[c].why);
         free(copy);
     }
     free(bytes);
