@@ -48,6 +48,8 @@ check "advise throws" 2 "--throws-left: '3' is not 0, 1 or 2" -- advise --roll 1
 check "rules list" 0 'yatzy-scandinavian' -- rules
 check "rules one" 0 'Small Straight +small_straight +1-2-3-4-5: 15' -- rules yatzy-scandinavian
 check "help" 0 'exit status: 0 ok, 1 bad data' -- --help
+check "version" 0 '^yardzee [0-9]+\.[0-9]+\.[0-9]+$' -- --version
+check "version command" 0 '^yardzee [0-9]+\.[0-9]+\.[0-9]+$' -- version
 
 # The photo reader is a plugin, opened only when a photo is read (src/vision_loader.c).
 YARDZEE_VISION_PLUGIN="$tmp/none.so" check "score needs no photo reader" 0 'Lg Straight +40' -- score --roll 1,2,3,4,5
