@@ -57,15 +57,7 @@ YARDZEE_VISION_PLUGIN="$tmp/none.so" check "no photo reader: one line" 70 '^yard
 expect_true "no photo reader: one line only" [ "$(wc -l <"$tmp/err")" -eq 1 ]
 maps_opencv() { LD_DEBUG=files "$yardzee" "$@" 2>&1 >/dev/null | grep -q 'file=.*libopencv'; }
 expect_true "score maps no OpenCV library" eval '! maps_opencv score --roll 1,2,3,4,5'
-expect_true "a photo does map OpenCV" maps_opencv read "$samples/lawn/lawn_004.jpg"
-
-# A damaged advisor table in the cache is found (its checksum) and rebuilt, with a warning.
-mkdir -p "$tmp/cache"
-"$yardzee" score --roll 1,2,3,4,5 >/dev/null 2>&1
-cp "$YARDZEE_CACHE/strategy-yahtzee.bin" "$tmp/cache/"
-printf '\x55' | dd of="$tmp/cache/strategy-yahtzee.bin" bs=1 seek=4000000 conv=notrunc status=none
-YARDZEE_CACHE="$tmp/cache" check "damaged table rebuilt" 0 'strategy-yahtzee.bin: strategy table for yahtzee: checksum mismatch; rebuilding it' -- score --roll 5,2,5,6,5
-YARDZEE_CACHE="$tmp/cache" check "rebuilt table gives the same advice" 0 "Advisor: score Fives for 15: keeps the upper bonus" -- score --roll 5,2,5,6,5
-expect_true "rebuilt table loads quietly" [ ! -s "$tmp/err" ]
+# (a file that is not a photo: the plugin is opened to decode it, and no slow read follows)
+expect_true "a photo command does map OpenCV" maps_opencv read "$samples/cards/midgame.json"
 
 finish
