@@ -221,6 +221,10 @@ int yz_game_is_over(const yz_game *game);
 int yz_game_round(const yz_game *game);
 /* Index of the player with this name, or -1. */
 int yz_game_player(const yz_game *game, const char *name);
+/* Throws the current player may still make this turn: YZ_MAX_THROWS before the first throw, 0
+ * after the last. With after_next, the throws left once the throw being made now (a photo not
+ * yet recorded) is counted: 2 before the first throw, never below 0. */
+int yz_game_throws_left(const yz_game *game, int after_next);
 
 /* ---- The optimal advisor --------------------------------------------------------------- */
 
@@ -274,5 +278,19 @@ int yz_advise_keeps(const yz_strategy *strategy, const yz_card *card, const yz_r
 /* With no throws left: every legal box, best first. Returns how many were written. */
 int yz_advise_boxes(const yz_strategy *strategy, const yz_card *card, const yz_roll *roll,
                     yz_box_advice *out, int max_out);
+
+/* The turn decision: keep dice and throw the rest again, or score now. */
+typedef struct {
+    int keeping;          /* 1: set keep.keep aside and throw the others; 0: score box */
+    int throws_left;      /* as asked */
+    yz_keep_advice keep;  /* meaningful when keep */
+    yz_box_advice box;    /* meaningful when !keep */
+} yz_turn_advice;
+
+/* What to do with roll: with a throw left, keep the best keep's dice and throw again, unless the
+ * best keep is all five dice (then score, as after the last throw); with none left, score the
+ * best box. Returns 1, or 0 when the card is full (nothing to advise, *out zeroed). */
+int yz_advise_turn(const yz_strategy *strategy, const yz_card *card, const yz_roll *roll,
+                   int throws_left, yz_turn_advice *out);
 
 #endif

@@ -726,6 +726,20 @@ int yz_advise_boxes(const yz_strategy *s, const yz_card *card, const yz_roll *ro
     return n_out;
 }
 
+int yz_advise_turn(const yz_strategy *s, const yz_card *card, const yz_roll *roll,
+                   int throws_left, yz_turn_advice *out)
+{
+    memset(out, 0, sizeof *out);
+    out->throws_left = throws_left;
+    if (throws_left > 0 && yz_advise_keeps(s, card, roll, throws_left, &out->keep, 1) &&
+        out->keep.n_keep < YZ_N_DICE) {
+        out->keeping = 1;
+        return 1;
+    }
+    memset(&out->keep, 0, sizeof out->keep);
+    return yz_advise_boxes(s, card, roll, &out->box, 1) == 1;
+}
+
 /* ---- serialization ------------------------------------------------------------------------ */
 
 yz_status yz_strategy_serialize(const yz_strategy *s, uint8_t **buf, size_t *len,

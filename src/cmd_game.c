@@ -102,18 +102,19 @@ static void print_advice(const yz_game *game)
     yz_strategy *strategy = yz_cli_strategy(game->profile);
     if (!strategy) return;
     const yz_card *card = &game->cards[game->current];
-    int throws_left = YZ_MAX_THROWS - game->throws;
-    yz_keep_advice keep;
-    if (throws_left > 0 && yz_advise_keeps(strategy, card, &game->dice, throws_left, &keep, 1) &&
-        keep.n_keep < YZ_N_DICE) {
+    int throws_left = yz_game_throws_left(game, 0);
+    yz_turn_advice turn;
+    int advised = yz_advise_turn(strategy, card, &game->dice, throws_left, &turn);
+    const yz_keep_advice keep = turn.keep;
+    if (turn.keeping) {
         printf("Advice: keep ");
         if (keep.n_keep) print_dice(keep.keep, keep.n_keep);
         else printf("nothing");
         printf(" and throw %d dice (expected final score %.1f).\n", YZ_N_DICE - keep.n_keep,
                keep.expected);
     } else {
-        yz_box_advice box;
-        if (yz_advise_boxes(strategy, card, &game->dice, &box, 1))
+        const yz_box_advice box = turn.box;
+        if (advised)
             printf("Advice: %sscore %s for %d (expected final score %.1f).\n",
                    throws_left ? "stop and " : "", yz_cli_box_label(game->profile, box.option.box),
                    box.option.points + box.option.bonus, box.expected);

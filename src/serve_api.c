@@ -237,17 +237,17 @@ static enum MHD_Result get_annotated(yz_serve *server, struct MHD_Connection *co
 static json_t *advice_json(const yz_serve *server, const yz_card *card, const yz_roll *roll,
                            int throws_left)
 {
-    yz_keep_advice keep;
-    if (throws_left > 0 && yz_advise_keeps(server->strategy, card, roll, throws_left, &keep, 1) &&
-        keep.n_keep < YZ_N_DICE) {
+    yz_turn_advice turn;
+    if (!yz_advise_turn(server->strategy, card, roll, throws_left, &turn)) return json_null();
+    const yz_keep_advice keep = turn.keep;
+    if (turn.keeping) {
         json_t *kept = json_array();
         for (int i = 0; i < keep.n_keep; i++)
             json_array_append_new(kept, json_integer(keep.keep[i]));
         return json_pack("{s:i, s:o, s:f}", "throws_left", throws_left, "keep", kept, "expected",
                          keep.expected);
     }
-    yz_box_advice box;
-    if (!yz_advise_boxes(server->strategy, card, roll, &box, 1)) return json_null();
+    const yz_box_advice box = turn.box;
     return json_pack("{s:i, s:s, s:s, s:i, s:f}", "throws_left", throws_left, "box",
                      yz_rules_box_name(box.option.box), "label",
                      yz_cli_box_label(server->profile, box.option.box), "points",
@@ -268,7 +268,7 @@ static json_t *game_json(const yz_serve *server, const yz_game *game)
     json_object_set_new(root, "advice",
                         game->throws && !yz_game_is_over(game)
                             ? advice_json(server, &game->cards[game->current], &game->dice,
-                                          YZ_MAX_THROWS - game->throws)
+                                          yz_game_throws_left(game, 0))
                             : json_null());
     return root;
 }
@@ -320,7 +320,7 @@ static enum MHD_Result post_read(yz_serve *server, struct MHD_Connection *connec
         if (load_game(server, &file, why, sizeof why) == 0) {
             const yz_game *game = &file.game;
             card = game->cards[game->current];
-            throws_left = game->throws < YZ_MAX_THROWS - 1 ? YZ_MAX_THROWS - 1 - game->throws : 0;
+            throws_left = yz_game_throws_left(game, 1); /* after the throw in this photo */
             if (!yz_game_is_over(game)) player = json_string(game->names[game->current]);
             yz_game_file_free(&file);
         }
