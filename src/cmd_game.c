@@ -213,8 +213,10 @@ static int game_new(const game_args *args)
     if (n_players > YZ_MAX_PLAYERS)
         return yz_cli_fail(YZ_EXIT_USAGE, "--players: at most %d players", YZ_MAX_PLAYERS);
     yz_game_file file;
-    int code = yz_game_file_new(&file, profile, names, n_players);
-    if (code == YZ_EXIT_OK) code = yz_game_file_save(&file, args->file);
+    yz_cli_error error;
+    int code = yz_game_file_new(&file, profile, names, n_players, &error);
+    if (code == YZ_EXIT_OK) code = yz_game_file_save(&file, args->file, &error);
+    if (code != YZ_EXIT_OK) yz_cli_report(&error);
     if (code == YZ_EXIT_OK) {
         printf("New game of %s for %d player%s, saved in %s.\n", profile->name, n_players,
                n_players == 1 ? "" : "s", args->file);
@@ -249,8 +251,9 @@ static int thrown_dice(const game_args *args, yz_roll *roll)
 static int game_move(const char *command, const game_args *args)
 {
     yz_game_file file;
-    int code = yz_game_file_load(args->file, &file);
-    if (code != YZ_EXIT_OK) return code;
+    yz_cli_error error;
+    int code = yz_game_file_load(args->file, &file, &error);
+    if (code != YZ_EXIT_OK) return yz_cli_report(&error);
     yz_game *game = &file.game;
     json_t *move = NULL;
     yz_roll roll;
@@ -285,7 +288,8 @@ static int game_move(const char *command, const game_args *args)
     char why[300];
     if (code == YZ_EXIT_OK && (code = yz_game_file_play(&file, move, why, sizeof why)) != YZ_EXIT_OK)
         code = yz_cli_fail(code, "%s: %s (nothing changed)", args->file, why);
-    if (code == YZ_EXIT_OK) code = yz_game_file_save(&file, args->file);
+    if (code == YZ_EXIT_OK && (code = yz_game_file_save(&file, args->file, &error)) != YZ_EXIT_OK)
+        yz_cli_report(&error);
     if (code == YZ_EXIT_OK) {
         json_t *played = json_array_get(file.moves, json_array_size(file.moves) - 1);
         if (strcmp(command, "throw") == 0) {
@@ -317,8 +321,9 @@ static int game_move(const char *command, const game_args *args)
 static int game_show(const game_args *args)
 {
     yz_game_file file;
-    int code = yz_game_file_load(args->file, &file);
-    if (code != YZ_EXIT_OK) return code;
+    yz_cli_error error;
+    int code = yz_game_file_load(args->file, &file, &error);
+    if (code != YZ_EXIT_OK) return yz_cli_report(&error);
     if (args->json) {
         code = show_json(&file.game);
     } else {
@@ -335,11 +340,13 @@ static int game_show(const game_args *args)
 static int game_undo(const game_args *args)
 {
     yz_game_file file;
-    int code = yz_game_file_load(args->file, &file);
-    if (code != YZ_EXIT_OK) return code;
+    yz_cli_error error;
+    int code = yz_game_file_load(args->file, &file, &error);
+    if (code != YZ_EXIT_OK) return yz_cli_report(&error);
     json_t *last = json_incref(json_array_get(file.moves, json_array_size(file.moves) - 1));
-    code = yz_game_file_undo(&file, args->file);
-    if (code == YZ_EXIT_OK) code = yz_game_file_save(&file, args->file);
+    code = yz_game_file_undo(&file, args->file, &error);
+    if (code == YZ_EXIT_OK) code = yz_game_file_save(&file, args->file, &error);
+    if (code != YZ_EXIT_OK) yz_cli_report(&error);
     if (code == YZ_EXIT_OK) {
         char *text = json_dumps(last, JSON_COMPACT);
         printf("Took back %s.\n", text ? text : "the last move");

@@ -273,16 +273,18 @@ static json_t *game_json(const yz_serve *server, const yz_game *game)
     return root;
 }
 
-/* Loads the game; the caller holds game_lock. A broken file is reported on the server's
- * stderr by yz_game_file_load. */
+/* Loads the game; the caller holds game_lock. A broken file is reported to the phone and on the
+ * server's stderr. */
 static unsigned load_game(yz_serve *server, yz_game_file *file, char *why, size_t size)
 {
     if (!server->game_path) {
         snprintf(why, size, "no game: start the server with --game GAME.json");
         return MHD_HTTP_NOT_FOUND;
     }
-    if (yz_game_file_load(server->game_path, file) != YZ_EXIT_OK) {
-        snprintf(why, size, "the game file cannot be read (see the server's log)");
+    yz_cli_error error;
+    if (yz_game_file_load(server->game_path, file, &error) != YZ_EXIT_OK) {
+        yz_cli_report(&error);
+        snprintf(why, size, "the game file cannot be read: %s", error.message);
         return MHD_HTTP_INTERNAL_SERVER_ERROR;
     }
     return 0;
@@ -448,8 +450,9 @@ static enum MHD_Result game_request(yz_serve *server, struct MHD_Connection *con
                                  "the body must be a JSON object");
         }
     }
-    char why[300] = "";
+    char why[600] = "";
     yz_game_file file;
+    yz_cli_error error;
     memset(&file, 0, sizeof file);
     pthread_mutex_lock(&server->game_lock);
     unsigned status = load_game(server, &file, why, sizeof why);
@@ -457,9 +460,10 @@ static enum MHD_Result game_request(yz_serve *server, struct MHD_Connection *con
         if (json_array_size(file.moves) == 0) {
             status = MHD_HTTP_CONFLICT;
             snprintf(why, sizeof why, "nothing to undo");
-        } else if (yz_game_file_undo(&file, server->game_path) != YZ_EXIT_OK) {
+        } else if (yz_game_file_undo(&file, server->game_path, &error) != YZ_EXIT_OK) {
             status = MHD_HTTP_INTERNAL_SERVER_ERROR;
-            snprintf(why, sizeof why, "the game cannot be replayed (see the server's log)");
+            yz_cli_report(&error);
+            snprintf(why, sizeof why, "the game cannot be replayed: %s", error.message);
         }
     } else if (status == 0 && route != ROUTE_GAME) {
         json_t *move = requested_move(server, route, &file.game, body, &status, why, sizeof why);
@@ -469,10 +473,10 @@ static enum MHD_Result game_request(yz_serve *server, struct MHD_Connection *con
             status = 0;
     }
     if (status == 0 && route != ROUTE_GAME &&
-        yz_game_file_save(&file, server->game_path) != YZ_EXIT_OK) {
+        yz_game_file_save(&file, server->game_path, &error) != YZ_EXIT_OK) {
         status = MHD_HTTP_INTERNAL_SERVER_ERROR;
-        snprintf(why, sizeof why,
-                 "the game cannot be saved (see the server's log); nothing changed");
+        yz_cli_report(&error);
+        snprintf(why, sizeof why, "the game cannot be saved: %s", error.message);
     }
     json_t *root = status == 0 ? game_json(server, &file.game) : NULL;
     if (file.moves) yz_game_file_free(&file);
