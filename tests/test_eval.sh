@@ -12,7 +12,7 @@ source "$(dirname "$0")/check.sh"
 truth="$samples/lawn/truth.csv"
 if [ ! -f "$truth" ]; then
     echo "skipped: no $truth"
-    exit 0
+    exit 77
 fi
 awk -F, 'NR == 1 { print; next } { n = substr($1, 6, 3) + 0; if (n % 4 == 0) print }' \
     "$truth" >"$tmp/subset.csv"
