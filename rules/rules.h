@@ -281,10 +281,10 @@ int yz_advise_boxes(const yz_strategy *strategy, const yz_card *card, const yz_r
 
 /* The turn decision: keep dice and throw the rest again, or score now. */
 typedef struct {
-    int keeping;          /* 1: set keep.keep aside and throw the others; 0: score box */
-    int throws_left;      /* as asked */
-    yz_keep_advice keep;  /* meaningful when keep */
-    yz_box_advice box;    /* meaningful when !keep */
+    int keeping;         /* 1: set keep.keep aside and throw the others; 0: score box */
+    int throws_left;     /* as asked */
+    yz_keep_advice keep; /* meaningful when keep */
+    yz_box_advice box;   /* meaningful when !keep */
 } yz_turn_advice;
 
 /* What to do with roll: with a throw left, keep the best keep's dice and throw again, unless the

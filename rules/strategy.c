@@ -726,8 +726,8 @@ int yz_advise_boxes(const yz_strategy *s, const yz_card *card, const yz_roll *ro
     return n_out;
 }
 
-int yz_advise_turn(const yz_strategy *s, const yz_card *card, const yz_roll *roll,
-                   int throws_left, yz_turn_advice *out)
+int yz_advise_turn(const yz_strategy *s, const yz_card *card, const yz_roll *roll, int throws_left,
+                   yz_turn_advice *out)
 {
     memset(out, 0, sizeof *out);
     out->throws_left = throws_left;
@@ -795,8 +795,8 @@ static const char *check_table(const yz_strategy *s, const yz_profile *profile, 
     return NULL;
 }
 
-static yz_status deserialize(const yz_profile *profile, const uint8_t *buf, size_t len,
-                             int borrow, yz_strategy **out, yz_rules_error *err)
+static yz_status deserialize(const yz_profile *profile, const uint8_t *buf, size_t len, int borrow,
+                             yz_strategy **out, yz_rules_error *err)
 {
     if (borrow && ((uintptr_t)(buf + HEADER_BYTES) % _Alignof(double)) != 0) {
         yz_rules_set_error(err, YZ_ERR_USAGE, "strategy table for %s: buffer not 8-byte aligned",

@@ -69,8 +69,8 @@ static yz_strategy *load_table(const yz_profile *profile, const char *path)
         yz_rules_error err;
         if (map->addr == MAP_FAILED) {
             /* unmappable (a pipe, an odd file system): rebuilt like a missing one */
-        } else if (yz_strategy_deserialize_borrowed(profile, map->addr, map->len, unmap_table,
-                                                    map, &strategy, &err) == YZ_OK) {
+        } else if (yz_strategy_deserialize_borrowed(profile, map->addr, map->len, unmap_table, map,
+                                                    &strategy, &err) == YZ_OK) {
             map = NULL; /* the strategy owns the mapping now */
         } else {
             fprintf(stderr, "yardzee: %s: %s; rebuilding it\n", path, err.message);

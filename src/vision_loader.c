@@ -71,7 +71,8 @@ static void load_plugin(void)
         if (!exe_dir(dir, sizeof dir)) {
             snprintf(load_error, sizeof load_error,
                      "cannot find the photo reader: /proc/self/exe unreadable (set "
-                     "YARDZEE_VISION_PLUGIN to %s)", YZ_VISION_PLUGIN_FILE);
+                     "YARDZEE_VISION_PLUGIN to %s)",
+                     YZ_VISION_PLUGIN_FILE);
             return;
         }
         snprintf(path, sizeof path, "%s/%s", dir, YZ_VISION_PLUGIN_FILE);

@@ -6,12 +6,23 @@ __attribute__((visibility("default"))) const yz_vision_plugin *yz_vision_plugin_
 const yz_vision_plugin *yz_vision_plugin_get(void)
 {
     static const yz_vision_plugin table = {
-        YZ_VISION_PLUGIN_ABI,     sizeof table,          YZ_VISION_PLUGIN_SIZES,
-        yz_vision_load_file,      yz_vision_load_memory, yz_vision_photo_free,
-        yz_vision_is_photo,       yz_vision_nets_load,   yz_vision_nets_free,
-        yz_vision_reuse_memory,   yz_vision_default_options, yz_vision_read_file,
-        yz_vision_read_photo,     yz_vision_annotate,    yz_vision_annotate_from,
-        yz_vision_annotate_file,  yz_vision_write_png,
+        .abi = YZ_VISION_PLUGIN_ABI,
+        .size = sizeof table,
+        .sizes = YZ_VISION_PLUGIN_SIZES,
+        .load_file = yz_vision_load_file,
+        .load_memory = yz_vision_load_memory,
+        .photo_free = yz_vision_photo_free,
+        .is_photo = yz_vision_is_photo,
+        .nets_load = yz_vision_nets_load,
+        .nets_free = yz_vision_nets_free,
+        .reuse_memory = yz_vision_reuse_memory,
+        .default_options = yz_vision_default_options,
+        .read_file = yz_vision_read_file,
+        .read_photo = yz_vision_read_photo,
+        .annotate = yz_vision_annotate,
+        .annotate_from = yz_vision_annotate_from,
+        .annotate_file = yz_vision_annotate_file,
+        .write_png = yz_vision_write_png,
     };
     return &table;
 }

@@ -16,9 +16,9 @@
 #define YZ_VISION_PLUGIN_SYMBOL "yz_vision_plugin_get"
 
 typedef struct {
-    int abi;          /* YZ_VISION_PLUGIN_ABI as the plugin was built */
-    size_t size;      /* sizeof(yz_vision_plugin) as the plugin was built */
-    size_t sizes[4];  /* sizeof options, result, photo, error: a changed struct is refused */
+    int abi;         /* YZ_VISION_PLUGIN_ABI as the plugin was built */
+    size_t size;     /* sizeof(yz_vision_plugin) as the plugin was built */
+    size_t sizes[4]; /* sizeof options, result, photo, error: a changed struct is refused */
     yz_vision_status (*load_file)(const char *, int, yz_vision_photo *, yz_vision_error *);
     yz_vision_status (*load_memory)(const uint8_t *, size_t, const char *, int, yz_vision_photo *,
                                     yz_vision_error *);
@@ -42,8 +42,10 @@ typedef struct {
 } yz_vision_plugin;
 
 #define YZ_VISION_PLUGIN_SIZES                                                                     \
-    {sizeof(yz_vision_options), sizeof(yz_vision_result), sizeof(yz_vision_photo),                 \
-     sizeof(yz_vision_error)}
+    {                                                                                              \
+        sizeof(yz_vision_options), sizeof(yz_vision_result), sizeof(yz_vision_photo),              \
+            sizeof(yz_vision_error)                                                                \
+    }
 
 typedef const yz_vision_plugin *(*yz_vision_plugin_get_fn)(void);
 

@@ -321,10 +321,10 @@ static void the_turn_decision_keeps_or_scores(void **state)
         int throws_left;
         const char *decision;
     } cases[] = {
-        {"", "6,6,6,6,6", 2, "score yahtzee"},          /* never re-roll a Yahtzee */
+        {"", "6,6,6,6,6", 2, "score yahtzee"}, /* never re-roll a Yahtzee */
         {"", "6,6,6,6,6", 0, "score yahtzee"},
-        {"", "2,3,4,5,1", 1, "score large_straight"},   /* a made large straight is kept whole */
-        {"", "1,3,3,4,6", 2, "keep 3 3"},               /* README's example */
+        {"", "2,3,4,5,1", 1, "score large_straight"}, /* a made large straight is kept whole */
+        {"", "1,3,3,4,6", 2, "keep 3 3"},             /* README's example */
         {"", "1,3,3,4,6", 0, "score threes"},
         {FILLED_EXCEPT_CHANCE_SIXES " sixes=18", "1,2,4,5,6", 1, "keep 4 5 6"},
         {FILLED_EXCEPT_CHANCE_SIXES " sixes=18", "1,2,4,5,6", 0, "score chance"},
@@ -418,8 +418,8 @@ static void tables_round_trip_and_damage_is_detected(void **state)
 
     /* Read in place: the same values, and the buffer handed back once, at free. */
     int releases = 0;
-    assert_int_equal(yz_strategy_deserialize_borrowed(yahtzee, bytes, len, count_release,
-                                                      &releases, &loaded, &err),
+    assert_int_equal(yz_strategy_deserialize_borrowed(yahtzee, bytes, len, count_release, &releases,
+                                                      &loaded, &err),
                      YZ_OK);
     assert_float_equal(yz_strategy_expected_total(loaded, &empty),
                        yz_strategy_expected_total(strategy, &empty), 0);
@@ -427,9 +427,9 @@ static void tables_round_trip_and_damage_is_detected(void **state)
     yz_strategy_free(loaded);
     assert_int_equal(releases, 1);
     releases = 0;
-    assert_int_equal(yz_strategy_deserialize_borrowed(yahtzee, bytes + 1, len - 1, NULL, NULL,
-                                                      &loaded, &err),
-                     YZ_ERR_USAGE); /* values not 8-byte aligned */
+    assert_int_equal(
+        yz_strategy_deserialize_borrowed(yahtzee, bytes + 1, len - 1, NULL, NULL, &loaded, &err),
+        YZ_ERR_USAGE); /* values not 8-byte aligned */
 
     static const struct {
         size_t offset; /* byte to flip, or SIZE_MAX to truncate */
