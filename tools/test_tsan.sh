@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# ThreadSanitizer on the threaded parts (tools/test.sh --tsan): the advisor's table build (two
-# threads), batch --jobs 2, and serve answering reads and game moves at once. Any race report
+# ThreadSanitizer on the threaded parts (the last pass of tools/test.sh): the advisor's table
+# build (one thread a core, `yardzee strategy`), batch --jobs 2, and serve answering reads and game moves at once. Any race report
 # fails the pass. OpenCV is not built with TSan; tools/tsan.supp says what of it is ignored.
 # The full serve test takes minutes under TSan; this drives the same threads with fewer photos.
 # usage: tools/test_tsan.sh
@@ -20,7 +20,7 @@ step() { # NAME COMMAND...: runs it, its output kept for a failure
     "$@" >"$tmp/log" 2>&1 || { status=1; echo "tsan: FAILED"; grep -m1 -A25 'ThreadSanitizer' "$tmp/log" || tail -20 "$tmp/log"; }
 }
 
-step "advisor build on two threads" build-tsan/tests/test_advisor quick
+step "advisor build on two threads" "$yardzee" strategy --rules yahtzee
 
 mkdir "$tmp/photos"
 for n in 004 010; do cp "samples/lawn/lawn_$n.jpg" "$tmp/photos/"; done
@@ -37,10 +37,13 @@ serve_at_once() {
     [ -n "$url" ] || return 1
     # Two reads and two game requests at once, on separate connections (separate threads).
     for i in 1 2; do
-        curl -s --max-time 300 -o /dev/null --data-binary @samples/lawn/lawn_004.jpg "${url}api/read" &
-        curl -s --max-time 300 -o /dev/null "${url}api/game" &
+        curl -s --max-time 300 -o /dev/null -w '%{http_code}\n' \
+            --data-binary @samples/lawn/lawn_004.jpg "${url}api/read" >"$tmp/read$i" &
+        curl -s --max-time 300 -o /dev/null -w '%{http_code}\n' "${url}api/game" >"$tmp/game$i" &
     done
     wait $(jobs -p | grep -v "^$server_pid$")
+    cat "$tmp"/read? "$tmp"/game?
+    [ "$(cat "$tmp"/read? "$tmp"/game? | grep -c '^200$')" -eq 4 ] || return 1
     kill "$server_pid"
     wait "$server_pid"
     local code=$?
