@@ -49,6 +49,12 @@ int yz_game_is_over(const yz_game *game)
     return 1;
 }
 
+int yz_game_throws_left(const yz_game *game, int after_next)
+{
+    int left = YZ_MAX_THROWS - game->throws - (after_next ? 1 : 0);
+    return left > 0 ? left : 0;
+}
+
 int yz_game_round(const yz_game *game)
 {
     const yz_card *card = &game->cards[game->current];

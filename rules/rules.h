@@ -224,6 +224,10 @@ int yz_game_is_over(const yz_game *game);
 int yz_game_round(const yz_game *game);
 /* Index of the player with this name, or -1. */
 int yz_game_player(const yz_game *game, const char *name);
+/* Throws the current player may still make this turn: YZ_MAX_THROWS before the first throw, 0
+ * after the last. With after_next, the throws left once the throw being made now (a photo not
+ * yet recorded) is counted: 2 before the first throw, never below 0. */
+int yz_game_throws_left(const yz_game *game, int after_next);
 
 /* ---- The optimal advisor --------------------------------------------------------------- */
 
@@ -252,6 +256,13 @@ yz_status yz_strategy_serialize(const yz_strategy *strategy, uint8_t **buf, size
                                 yz_rules_error *err);
 yz_status yz_strategy_deserialize(const yz_profile *profile, const uint8_t *buf, size_t len,
                                   yz_strategy **out, yz_rules_error *err);
+/* The same without copying the values: they are read in place from buf (8-byte aligned at
+ * offset 64, e.g. a file mapped with mmap), which must stay valid and unchanged until
+ * yz_strategy_free, which then calls release(ctx) when release is not NULL. On an error buf is
+ * not kept and release is not called. */
+yz_status yz_strategy_deserialize_borrowed(const yz_profile *profile, const uint8_t *buf,
+                                           size_t len, void (*release)(void *ctx), void *ctx,
+                                           yz_strategy **out, yz_rules_error *err);
 
 typedef struct {
     uint8_t keep[YZ_N_DICE]; /* the dice to keep, ascending */
@@ -270,6 +281,20 @@ int yz_advise_keeps(const yz_strategy *strategy, const yz_card *card, const yz_r
 /* With no throws left: every legal box, best first. Returns how many were written. */
 int yz_advise_boxes(const yz_strategy *strategy, const yz_card *card, const yz_roll *roll,
                     yz_box_advice *out, int max_out);
+
+/* The turn decision: keep dice and throw the rest again, or score now. */
+typedef struct {
+    int keeping;         /* 1: set keep.keep aside and throw the others; 0: score box */
+    int throws_left;     /* as asked */
+    yz_keep_advice keep; /* meaningful when keep */
+    yz_box_advice box;   /* meaningful when !keep */
+} yz_turn_advice;
+
+/* What to do with roll: with a throw left, keep the best keep's dice and throw again, unless the
+ * best keep is all five dice (then score, as after the last throw); with none left, score the
+ * best box. Returns 1, or 0 when the card is full (nothing to advise, *out zeroed). */
+int yz_advise_turn(const yz_strategy *strategy, const yz_card *card, const yz_roll *roll,
+                   int throws_left, yz_turn_advice *out);
 
 /* ---- Reviewing a game ------------------------------------------------------------------ */
 

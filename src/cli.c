@@ -29,12 +29,36 @@ int yz_cli_bad_option(const char *command, int opt, char **argv)
                        command ? " " : "");
 }
 
+static int rules_exit_code(const yz_rules_error *err)
+{
+    return err->code == YZ_ERR_USAGE  ? YZ_EXIT_USAGE
+           : err->code == YZ_ERR_DATA ? YZ_EXIT_DATA
+                                      : YZ_EXIT_INTERNAL;
+}
+
 int yz_cli_fail_rules(const yz_rules_error *err)
 {
-    int code = err->code == YZ_ERR_USAGE  ? YZ_EXIT_USAGE
-               : err->code == YZ_ERR_DATA ? YZ_EXIT_DATA
-                                          : YZ_EXIT_INTERNAL;
-    return yz_cli_fail(code, "%s", err->message);
+    return yz_cli_fail(rules_exit_code(err), "%s", err->message);
+}
+
+int yz_cli_set_error(yz_cli_error *err, int code, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    err->code = code;
+    vsnprintf(err->message, sizeof err->message, fmt, args);
+    va_end(args);
+    return code;
+}
+
+int yz_cli_set_rules_error(yz_cli_error *err, const yz_rules_error *rules_err)
+{
+    return yz_cli_set_error(err, rules_exit_code(rules_err), "%s", rules_err->message);
+}
+
+int yz_cli_report(const yz_cli_error *err)
+{
+    return yz_cli_fail(err->code, "%s", err->message);
 }
 
 int yz_cli_parse_roll_args(int argc, char **argv, const char *command, int allow_throws,
@@ -90,8 +114,9 @@ int yz_cli_load_game_state(const yz_cli_roll_args *args, const yz_profile **prof
         return yz_cli_fail_rules(&err);
     yz_rules_card_init(card);
     if (args->card_path) {
-        int code = yz_cli_read_card(args->card_path, profile, card);
-        if (code != YZ_EXIT_OK) return code;
+        yz_cli_error error;
+        if (yz_cli_read_card(args->card_path, profile, card, &error) != YZ_EXIT_OK)
+            return yz_cli_report(&error);
     }
     if (!*profile) *profile = yz_rules_profile_default();
     if (yz_rules_card_is_full(*profile, card))

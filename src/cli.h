@@ -29,6 +29,19 @@ int yz_cli_bad_option(const char *command, int opt, char **argv);
 /* Maps a librules status to an exit code after printing its message. */
 int yz_cli_fail_rules(const yz_rules_error *err);
 
+/* What a file reader found wrong, for its caller to print (a command) or send (the server). */
+typedef struct {
+    int code;          /* the exit code */
+    char message[512]; /* one line naming the file (and field or move) at fault */
+} yz_cli_error;
+/* Fills err and returns code; prints nothing. */
+int yz_cli_set_error(yz_cli_error *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* The same from a librules error (its code mapped as yz_cli_fail_rules does). */
+int yz_cli_set_rules_error(yz_cli_error *err, const yz_rules_error *rules_err);
+/* Prints "yardzee: <message>" on stderr, one line, and returns err->code. */
+int yz_cli_report(const yz_cli_error *err);
+
 /* The one allocator of the card and game file code (src/alloc.c): malloc underneath, so a
  * pointer from it may go to free() and the other way round. */
 void *yz_cli_alloc(size_t size);
@@ -63,8 +76,10 @@ int yz_cli_load_game_state(const yz_cli_roll_args *args, const yz_profile **prof
                            yz_card *card, yz_roll *roll);
 
 /* Reads a scorecard file (format in README.md). *profile may be NULL on entry: the card's own
- * "rules" then chooses; a card for other rules than *profile is refused. */
-int yz_cli_read_card(const char *path, const yz_profile **profile, yz_card *card);
+ * "rules" then chooses; a card for other rules than *profile is refused (error filled, nothing
+ * printed). */
+int yz_cli_read_card(const char *path, const yz_profile **profile, yz_card *card,
+                     yz_cli_error *error);
 
 /* The optimal strategy for a profile: loaded from the cache, or built (with a progress bar on a
  * terminal) and cached. NULL after printing an error. */

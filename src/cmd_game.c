@@ -102,18 +102,19 @@ static void print_advice(const yz_game *game)
     yz_strategy *strategy = yz_cli_strategy(game->profile);
     if (!strategy) return;
     const yz_card *card = &game->cards[game->current];
-    int throws_left = YZ_MAX_THROWS - game->throws;
-    yz_keep_advice keep;
-    if (throws_left > 0 && yz_advise_keeps(strategy, card, &game->dice, throws_left, &keep, 1) &&
-        keep.n_keep < YZ_N_DICE) {
+    int throws_left = yz_game_throws_left(game, 0);
+    yz_turn_advice turn;
+    int advised = yz_advise_turn(strategy, card, &game->dice, throws_left, &turn);
+    const yz_keep_advice keep = turn.keep;
+    if (turn.keeping) {
         printf("Advice: keep ");
         if (keep.n_keep) print_dice(keep.keep, keep.n_keep);
         else printf("nothing");
         printf(" and throw %d %s (expected final score %.1f).\n", YZ_N_DICE - keep.n_keep,
                YZ_N_DICE - keep.n_keep == 1 ? "die" : "dice", keep.expected);
     } else {
-        yz_box_advice box;
-        if (yz_advise_boxes(strategy, card, &game->dice, &box, 1)) {
+        const yz_box_advice box = turn.box;
+        if (advised) {
             printf("Advice: %sscore %s for %d", throws_left ? "stop and " : "",
                    yz_cli_box_label(game->profile, box.option.box), box.option.points);
             if (box.option.bonus) printf(", +%d Yahtzee bonus", box.option.bonus);
@@ -214,8 +215,10 @@ static int game_new(const game_args *args)
     if (n_players > YZ_MAX_PLAYERS)
         return yz_cli_fail(YZ_EXIT_USAGE, "--players: at most %d players", YZ_MAX_PLAYERS);
     yz_game_file file;
-    int code = yz_game_file_new(&file, profile, names, n_players);
-    if (code == YZ_EXIT_OK) code = yz_game_file_save(&file, args->file);
+    yz_cli_error error;
+    int code = yz_game_file_new(&file, profile, names, n_players, &error);
+    if (code == YZ_EXIT_OK) code = yz_game_file_save(&file, args->file, &error);
+    if (code != YZ_EXIT_OK) yz_cli_report(&error);
     if (code == YZ_EXIT_OK) {
         printf("New game of %s for %d player%s, saved in %s.\n", profile->name, n_players,
                n_players == 1 ? "" : "s", args->file);
@@ -274,8 +277,9 @@ static int thrown_dice(const game_args *args, const yz_game *game, yz_roll *roll
 static int game_move(const char *command, const game_args *args)
 {
     yz_game_file file;
-    int code = yz_game_file_load(args->file, &file);
-    if (code != YZ_EXIT_OK) return code;
+    yz_cli_error error;
+    int code = yz_game_file_load(args->file, &file, &error);
+    if (code != YZ_EXIT_OK) return yz_cli_report(&error);
     yz_game *game = &file.game;
     json_t *move = NULL;
     yz_roll roll;
@@ -316,7 +320,8 @@ static int game_move(const char *command, const game_args *args)
     char why[300];
     if (code == YZ_EXIT_OK && (code = yz_game_file_play(&file, move, why, sizeof why)) != YZ_EXIT_OK)
         code = yz_cli_fail(code, "%s: %s (nothing changed)", args->file, why);
-    if (code == YZ_EXIT_OK) code = yz_game_file_save(&file, args->file);
+    if (code == YZ_EXIT_OK && (code = yz_game_file_save(&file, args->file, &error)) != YZ_EXIT_OK)
+        yz_cli_report(&error);
     if (code == YZ_EXIT_OK) {
         json_t *played = json_array_get(file.moves, json_array_size(file.moves) - 1);
         if (strcmp(command, "throw") == 0) {
@@ -354,8 +359,9 @@ static int game_move(const char *command, const game_args *args)
 static int game_show(const game_args *args)
 {
     yz_game_file file;
-    int code = yz_game_file_load(args->file, &file);
-    if (code != YZ_EXIT_OK) return code;
+    yz_cli_error error;
+    int code = yz_game_file_load(args->file, &file, &error);
+    if (code != YZ_EXIT_OK) return yz_cli_report(&error);
     if (args->json) {
         code = show_json(&file.game);
     } else {
@@ -395,11 +401,13 @@ static void print_undone(const yz_game *game, const json_t *move)
 static int game_undo(const game_args *args)
 {
     yz_game_file file;
-    int code = yz_game_file_load(args->file, &file);
-    if (code != YZ_EXIT_OK) return code;
+    yz_cli_error error;
+    int code = yz_game_file_load(args->file, &file, &error);
+    if (code != YZ_EXIT_OK) return yz_cli_report(&error);
     json_t *last = json_incref(json_array_get(file.moves, json_array_size(file.moves) - 1));
-    code = yz_game_file_undo(&file, args->file);
-    if (code == YZ_EXIT_OK) code = yz_game_file_save(&file, args->file);
+    code = yz_game_file_undo(&file, args->file, &error);
+    if (code == YZ_EXIT_OK) code = yz_game_file_save(&file, args->file, &error);
+    if (code != YZ_EXIT_OK) yz_cli_report(&error);
     if (code == YZ_EXIT_OK) {
         print_undone(&file.game, last);
         print_whose_turn(&file.game);

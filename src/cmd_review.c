@@ -343,8 +343,9 @@ static void print_review(const yz_game_file *file, const yz_review *reviews, int
 static int review_file(const char *path, int json, int verbose)
 {
     yz_game_file file;
-    int code = yz_game_file_load(path, &file);
-    if (code != YZ_EXIT_OK) return code;
+    yz_cli_error error;
+    int code = yz_game_file_load(path, &file, &error);
+    if (code != YZ_EXIT_OK) return yz_cli_report(&error);
     yz_strategy *strategy = yz_cli_strategy(file.game.profile);
     yz_review *reviews = yz_cli_alloc(sizeof *reviews * YZ_MAX_PLAYERS);
     char why[300] = "out of memory";
@@ -411,9 +412,11 @@ static void left_out(folder *f, const char *path, const char *why)
 static int add_game(folder *f, const char *path, int json)
 {
     yz_game_file file;
-    if (yz_game_file_load(path, &file) != YZ_EXIT_OK) {
-        f->broken = 1; /* yz_game_file_load said why */
-        left_out(f, path, "cannot be read");
+    yz_cli_error error;
+    if (yz_game_file_load(path, &file, &error) != YZ_EXIT_OK) {
+        f->broken = 1;
+        yz_cli_report(&error);
+        left_out(f, path, error.message);
         return YZ_EXIT_OK;
     }
     int code = YZ_EXIT_OK;

@@ -188,8 +188,9 @@ static int choose_profile(const serve_args *args, yz_serve *server)
                            args->rules);
     if (!args->game) return YZ_EXIT_OK;
     yz_game_file file;
-    int code = yz_game_file_load(args->game, &file);
-    if (code != YZ_EXIT_OK) return code;
+    yz_cli_error error;
+    int code = yz_game_file_load(args->game, &file, &error);
+    if (code != YZ_EXIT_OK) return yz_cli_report(&error);
     if (args->rules && file.game.profile != server->profile)
         code = yz_cli_fail(YZ_EXIT_USAGE, "%s: a game of %s rules, not %s", args->game,
                            file.game.profile->name, args->rules);
@@ -199,7 +200,8 @@ static int choose_profile(const serve_args *args, yz_serve *server)
         memcpy(server->join_code, file.join_code, sizeof server->join_code);
     } else if (code == YZ_EXIT_OK && (code = make_join_code(server->join_code)) == YZ_EXIT_OK) {
         memcpy(file.join_code, server->join_code, sizeof file.join_code);
-        code = yz_game_file_save(&file, args->game);
+        if ((code = yz_game_file_save(&file, args->game, &error)) != YZ_EXIT_OK)
+            yz_cli_report(&error);
     }
     yz_game_file_free(&file);
     return code;

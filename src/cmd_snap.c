@@ -95,11 +95,11 @@ int yz_cmd_snap(int argc, char **argv)
     if (code != YZ_EXIT_OK) return code;
     yz_strategy *strategy = yz_cli_strategy(profile);
     if (!strategy) return YZ_EXIT_INTERNAL;
-    yz_keep_advice keep;
-    yz_box_advice box;
-    int keeping = throws_left && yz_advise_keeps(strategy, &card, &roll, throws_left, &keep, 1) &&
-                  keep.n_keep < YZ_N_DICE;
-    if (!keeping) yz_advise_boxes(strategy, &card, &roll, &box, 1);
+    yz_turn_advice turn;
+    yz_advise_turn(strategy, &card, &roll, throws_left, &turn);
+    const int keeping = turn.keeping;
+    const yz_keep_advice keep = turn.keep;
+    const yz_box_advice box = turn.box;
     yz_strategy_free(strategy);
     if (json) return print_snap_json(photo, &result, profile, keeping ? &keep : NULL, keeping ? NULL : &box);
 

@@ -152,15 +152,15 @@ static int apply_move(yz_game *game, json_t *move, char *why, size_t size)
 }
 
 int yz_game_file_new(yz_game_file *file, const yz_profile *profile, const char *const names[],
-                     int n_players)
+                     int n_players, yz_cli_error *error)
 {
     yz_rules_error err;
     file->moves = NULL;
     file->join_code[0] = '\0';
     if (yz_game_init(&file->game, profile, names, n_players, &err) != YZ_OK)
-        return yz_cli_fail_rules(&err);
+        return yz_cli_set_rules_error(error, &err);
     file->moves = json_array();
-    if (!file->moves) return yz_cli_fail(YZ_EXIT_INTERNAL, "out of memory");
+    if (!file->moves) return yz_cli_set_error(error, YZ_EXIT_INTERNAL, "out of memory");
     return YZ_EXIT_OK;
 }
 
@@ -186,20 +186,23 @@ int yz_game_file_play(yz_game_file *file, json_t *move, char *why, size_t size)
 }
 
 static int read_players(const char *path, json_t *root, const yz_profile **profile,
-                        const char *names[YZ_MAX_PLAYERS], int *n_players)
+                        const char *names[YZ_MAX_PLAYERS], int *n_players, yz_cli_error *error)
 {
     const char *rules = json_string_value(json_object_get(root, "rules"));
     *profile = rules ? yz_rules_profile_find(rules) : NULL;
-    if (!*profile) return yz_cli_fail(YZ_EXIT_DATA, "%s: \"rules\" is not a known rules name", path);
+    if (!*profile)
+        return yz_cli_set_error(error, YZ_EXIT_DATA, "%s: \"rules\" is not a known rules name",
+                                path);
     json_t *players = json_object_get(root, "players");
     if (!json_is_array(players) || json_array_size(players) < 1 ||
         json_array_size(players) > YZ_MAX_PLAYERS)
-        return yz_cli_fail(YZ_EXIT_DATA, "%s: \"players\" must list 1-%d names", path,
-                           YZ_MAX_PLAYERS);
+        return yz_cli_set_error(error, YZ_EXIT_DATA, "%s: \"players\" must list 1-%d names", path,
+                                YZ_MAX_PLAYERS);
     *n_players = (int)json_array_size(players);
     for (int i = 0; i < *n_players; i++) {
         names[i] = json_string_value(json_array_get(players, (size_t)i));
-        if (!names[i]) return yz_cli_fail(YZ_EXIT_DATA, "%s: players[%d] is not a name", path, i);
+        if (!names[i])
+            return yz_cli_set_error(error, YZ_EXIT_DATA, "%s: players[%d] is not a name", path, i);
     }
     return YZ_EXIT_OK;
 }
@@ -212,29 +215,32 @@ static int valid_join_code(const char *code)
     return 1;
 }
 
-static int replay(const char *path, json_t *root, yz_game_file *file)
+static int replay(const char *path, json_t *root, yz_game_file *file, yz_cli_error *error)
 {
     json_t *version = json_object_get(root, "yardzee_game");
     if (!json_is_object(root) || !json_is_integer(version) || json_integer_value(version) != 1)
-        return yz_cli_fail(YZ_EXIT_DATA, "%s: not a yardzee game file (version 1)", path);
+        return yz_cli_set_error(error, YZ_EXIT_DATA, "%s: not a yardzee game file (version 1)",
+                                path);
     const yz_profile *profile;
     const char *names[YZ_MAX_PLAYERS];
     int n_players = 0;
-    int code = read_players(path, root, &profile, names, &n_players);
+    int code = read_players(path, root, &profile, names, &n_players, error);
     if (code != YZ_EXIT_OK) return code;
     json_t *join_code = json_object_get(root, "join_code");
     if (join_code && !valid_join_code(json_string_value(join_code)))
-        return yz_cli_fail(YZ_EXIT_DATA, "%s: \"join_code\" must be %d letters A-Z or digits 2-9",
-                           path, YZ_GAME_CODE_LEN);
+        return yz_cli_set_error(error, YZ_EXIT_DATA,
+                                "%s: \"join_code\" must be %d letters A-Z or digits 2-9", path,
+                                YZ_GAME_CODE_LEN);
     json_t *moves = json_object_get(root, "moves");
     if (!json_is_array(moves) || json_array_size(moves) > GAME_MAX_MOVES)
-        return yz_cli_fail(YZ_EXIT_DATA, "%s: \"moves\" must be a list of at most %d moves", path,
-                           GAME_MAX_MOVES);
+        return yz_cli_set_error(error, YZ_EXIT_DATA,
+                                "%s: \"moves\" must be a list of at most %d moves", path,
+                                GAME_MAX_MOVES);
     yz_rules_error err;
     if (yz_game_init(&file->game, profile, names, n_players, &err) != YZ_OK)
-        return yz_cli_fail(YZ_EXIT_DATA, "%s: %s", path, err.message);
+        return yz_cli_set_error(error, YZ_EXIT_DATA, "%s: %s", path, err.message);
     file->moves = json_array();
-    if (!file->moves) return yz_cli_fail(YZ_EXIT_INTERNAL, "%s: out of memory", path);
+    if (!file->moves) return yz_cli_set_error(error, YZ_EXIT_INTERNAL, "%s: out of memory", path);
     snprintf(file->join_code, sizeof file->join_code, "%s",
              join_code ? json_string_value(join_code) : "");
     for (size_t i = 0; i < json_array_size(moves); i++) {
@@ -244,39 +250,40 @@ static int replay(const char *path, json_t *root, yz_game_file *file)
         if (code != YZ_EXIT_OK) {
             json_decref(file->moves);
             file->moves = NULL;
-            if (code == YZ_EXIT_INTERNAL)
-                return yz_cli_fail(code, "%s: %s", path, why);
-            return yz_cli_fail(YZ_EXIT_DATA, "%s: move %zu: %s", path, i + 1, why);
+            if (code == YZ_EXIT_INTERNAL) return yz_cli_set_error(error, code, "%s: %s", path, why);
+            return yz_cli_set_error(error, YZ_EXIT_DATA, "%s: move %zu: %s", path, i + 1, why);
         }
     }
     return YZ_EXIT_OK;
 }
 
-int yz_game_file_load(const char *path, yz_game_file *file)
+int yz_game_file_load(const char *path, yz_game_file *file, yz_cli_error *error)
 {
     yz_cli_install_json_allocator();
     memset(file, 0, sizeof *file);
     FILE *in = fopen(path, "rb");
     if (!in)
-        return yz_cli_fail(YZ_EXIT_DATA, "%s: cannot open: %s%s", path, strerror(errno),
-                           errno == ENOENT ? " (start one with: yardzee game new)" : "");
+        return yz_cli_set_error(error, YZ_EXIT_DATA, "%s: cannot open: %s%s", path, strerror(errno),
+                                errno == ENOENT ? " (start one with: yardzee game new)" : "");
     struct stat st;
     if (fstat(fileno(in), &st) != 0 || !S_ISREG(st.st_mode)) {
         fclose(in);
-        return yz_cli_fail(YZ_EXIT_DATA, "%s: not a regular file", path);
+        return yz_cli_set_error(error, YZ_EXIT_DATA, "%s: not a regular file", path);
     }
     if (st.st_size > GAME_MAX_BYTES) {
         fclose(in);
-        return yz_cli_fail(YZ_EXIT_DATA, "%s: %lld bytes, more than the %d a game file may have",
-                           path, (long long)st.st_size, GAME_MAX_BYTES);
+        return yz_cli_set_error(error, YZ_EXIT_DATA,
+                                "%s: %lld bytes, more than the %d a game file may have", path,
+                                (long long)st.st_size, GAME_MAX_BYTES);
     }
     /* jansson's own message for a BOM quotes the invisible bytes. */
     unsigned char head[3] = {0};
     size_t n_head = fread(head, 1, sizeof head, in);
     if (n_head == 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF) {
         fclose(in);
-        return yz_cli_fail(YZ_EXIT_DATA,
-                           "%s: starts with a byte order mark (save it as UTF-8 without BOM)", path);
+        return yz_cli_set_error(error, YZ_EXIT_DATA,
+                                "%s: starts with a byte order mark (save it as UTF-8 without BOM)",
+                                path);
     }
     rewind(in);
     json_error_t json_err;
@@ -287,18 +294,19 @@ int yz_game_file_load(const char *path, yz_game_file *file)
     fclose(in);
     /* jansson reports some of its failed allocations as syntax errors, or not at all. */
     if (!root && yz_cli_allocation_failures() != failures_before)
-        return yz_cli_fail(YZ_EXIT_INTERNAL, "%s: out of memory", path);
+        return yz_cli_set_error(error, YZ_EXIT_INTERNAL, "%s: out of memory", path);
     if (!root)
-        return yz_cli_fail(YZ_EXIT_DATA, "%s: line %d: %s", path, json_err.line, json_err.text);
-    int code = replay(path, root, file);
+        return yz_cli_set_error(error, YZ_EXIT_DATA, "%s: line %d: %s", path, json_err.line,
+                                json_err.text);
+    int code = replay(path, root, file, error);
     json_decref(root);
     return code;
 }
 
-int yz_game_file_undo(yz_game_file *file, const char *path)
+int yz_game_file_undo(yz_game_file *file, const char *path, yz_cli_error *error)
 {
     size_t n_moves = json_array_size(file->moves);
-    if (n_moves == 0) return yz_cli_fail(YZ_EXIT_DATA, "%s: nothing to undo", path);
+    if (n_moves == 0) return yz_cli_set_error(error, YZ_EXIT_DATA, "%s: nothing to undo", path);
     json_t *players = json_array();
     for (int i = 0; players && i < file->game.n_players; i++) {
         if (json_array_append_new(players, json_string(file->game.names[i])) != 0) {
@@ -320,11 +328,11 @@ int yz_game_file_undo(yz_game_file *file, const char *path)
             json_decref(players);
             json_decref(moves);
         }
-        return yz_cli_fail(YZ_EXIT_INTERNAL, "%s: out of memory", path);
+        return yz_cli_set_error(error, YZ_EXIT_INTERNAL, "%s: out of memory", path);
     }
     if (file->join_code[0]) json_object_set_new(root, "join_code", json_string(file->join_code));
     yz_game_file_free(file);
-    int code = replay(path, root, file);
+    int code = replay(path, root, file, error);
     json_decref(root);
     return code;
 }
@@ -485,15 +493,16 @@ static char *game_text(const yz_game_file *file)
     return text;
 }
 
-int yz_game_file_save(const yz_game_file *file, const char *path)
+int yz_game_file_save(const yz_game_file *file, const char *path, yz_cli_error *error)
 {
     char *text = game_text(file);
-    if (!text) return yz_cli_fail(YZ_EXIT_INTERNAL, "%s: out of memory", path);
+    if (!text) return yz_cli_set_error(error, YZ_EXIT_INTERNAL, "%s: out of memory", path);
     int error_number = 0;
     int failed = yz_cli_write_atomically(path, text, strlen(text), &error_number);
     yz_cli_free(text);
     if (failed)
-        return yz_cli_fail(YZ_EXIT_DATA, "%s: cannot save the game: %s (the file is as it was)",
-                           path, strerror(error_number));
+        return yz_cli_set_error(error, YZ_EXIT_DATA,
+                                "%s: cannot save the game: %s (the file is as it was)", path,
+                                strerror(error_number));
     return YZ_EXIT_OK;
 }

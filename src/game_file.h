@@ -26,16 +26,18 @@ int yz_game_file_repeats_keep(const yz_game_file *file, const uint8_t *kept, int
  * can be refused once the game has moved on. */
 void yz_game_file_tag(const yz_game_file *file, char tag[YZ_GAME_TAG_SIZE]);
 
+/* Each returns an exit code; on an error it fills *error with the code and one line naming the
+ * file (and the move) at fault, and prints nothing: the command or the server says it. */
 int yz_game_file_new(yz_game_file *file, const yz_profile *profile, const char *const names[],
-                     int n_players);
-/* Reads and replays a game; prints a one-line error naming the file and the move at fault. */
-int yz_game_file_load(const char *path, yz_game_file *file);
+                     int n_players, yz_cli_error *error);
+/* Reads and replays a game. */
+int yz_game_file_load(const char *path, yz_game_file *file, yz_cli_error *error);
 /* Plays one move (taking ownership of it); an illegal move changes nothing and why says so. */
 int yz_game_file_play(yz_game_file *file, json_t *move, char *why, size_t size);
 /* Takes back the last move. */
-int yz_game_file_undo(yz_game_file *file, const char *path);
+int yz_game_file_undo(yz_game_file *file, const char *path, yz_cli_error *error);
 /* Saves atomically: the old file stays whole until the new one is on disk. */
-int yz_game_file_save(const yz_game_file *file, const char *path);
+int yz_game_file_save(const yz_game_file *file, const char *path, yz_cli_error *error);
 /* What `game show --json` prints: {"rules", "players": [{"name", "boxes": {box: points|null},
  * "upper", "upper_bonus", "yahtzee_bonus", "total", "place"}], "over", "turn", "round",
  * "throws", "dice", "kept"}. NULL when out of memory. */

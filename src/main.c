@@ -35,7 +35,8 @@ static const struct {
 static void usage(FILE *out)
 {
     fputs("usage: yardzee PHOTO [--rules P] [--card CARD.json] [--throws-left N] [--annotate OUT.png]\n"
-          "       yardzee COMMAND [OPTIONS]   (yardzee COMMAND --help for more)\n\n", out);
+          "       yardzee COMMAND [OPTIONS]   (yardzee COMMAND --help for more)\n"
+          "       yardzee --version\n\n", out);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  yardzee %s\n", commands[i].summary);
     fputs("\nexit status: 0 ok, 1 bad data (a file or value), 2 usage, 3 photo refused (dice not\n"
@@ -109,6 +110,10 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);
+        return YZ_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        printf("yardzee %s\n", YZ_VERSION);
         return YZ_EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

@@ -252,17 +252,17 @@ static enum MHD_Result get_annotated(yz_serve *server, struct MHD_Connection *co
 static json_t *advice_json(const yz_serve *server, const yz_card *card, const yz_roll *roll,
                            int throws_left)
 {
-    yz_keep_advice keep;
-    if (throws_left > 0 && yz_advise_keeps(server->strategy, card, roll, throws_left, &keep, 1) &&
-        keep.n_keep < YZ_N_DICE) {
+    yz_turn_advice turn;
+    if (!yz_advise_turn(server->strategy, card, roll, throws_left, &turn)) return json_null();
+    const yz_keep_advice keep = turn.keep;
+    if (turn.keeping) {
         json_t *kept = json_array();
         for (int i = 0; i < keep.n_keep; i++)
             json_array_append_new(kept, json_integer(keep.keep[i]));
         return json_pack("{s:i, s:o, s:f}", "throws_left", throws_left, "keep", kept, "expected",
                          keep.expected);
     }
-    yz_box_advice box;
-    if (!yz_advise_boxes(server->strategy, card, roll, &box, 1)) return json_null();
+    const yz_box_advice box = turn.box;
     return json_pack("{s:i, s:s, s:s, s:i, s:f}", "throws_left", throws_left, "box",
                      yz_rules_box_name(box.option.box), "label",
                      yz_cli_box_label(server->profile, box.option.box), "points",
@@ -314,21 +314,23 @@ static json_t *game_json(const yz_serve *server, const yz_game_file *file)
     json_object_set_new(root, "advice",
                         game->throws && !yz_game_is_over(game)
                             ? advice_json(server, &game->cards[game->current], &game->dice,
-                                          YZ_MAX_THROWS - game->throws)
+                                          yz_game_throws_left(game, 0))
                             : json_null());
     return root;
 }
 
-/* Loads the game; the caller holds game_lock. A broken file is reported on the server's
- * stderr by yz_game_file_load. */
+/* Loads the game; the caller holds game_lock. A broken file is reported to the phone and on the
+ * server's stderr. */
 static unsigned load_game(yz_serve *server, yz_game_file *file, char *why, size_t size)
 {
     if (!server->game_path) {
         snprintf(why, size, "no game: start the server with --game GAME.json");
         return MHD_HTTP_NOT_FOUND;
     }
-    if (yz_game_file_load(server->game_path, file) != YZ_EXIT_OK) {
-        snprintf(why, size, "the game file cannot be read (see the server's log)");
+    yz_cli_error error;
+    if (yz_game_file_load(server->game_path, file, &error) != YZ_EXIT_OK) {
+        yz_cli_report(&error);
+        snprintf(why, size, "the game file cannot be read: %s", error.message);
         return MHD_HTTP_INTERNAL_SERVER_ERROR;
     }
     return 0;
@@ -366,7 +368,7 @@ static enum MHD_Result post_read(yz_serve *server, struct MHD_Connection *connec
         if (load_game(server, &file, why, sizeof why) == 0) {
             const yz_game *game = &file.game;
             card = game->cards[game->current];
-            throws_left = game->throws < YZ_MAX_THROWS - 1 ? YZ_MAX_THROWS - 1 - game->throws : 0;
+            throws_left = yz_game_throws_left(game, 1); /* after the throw in this photo */
             if (!yz_game_is_over(game)) player = json_string(game->names[game->current]);
             yz_game_file_free(&file);
         }
@@ -518,28 +520,30 @@ static unsigned new_game(yz_serve *server, yz_game_file *file, char *why, size_t
     /* A hard link keeps the file as it is, byte for byte, and fails on a name already taken;
      * where links are not possible the game is saved under the new name. */
     int kept_ok = 0;
+    yz_cli_error error = {YZ_EXIT_INTERNAL, "no free name"};
     for (int n = 1; n < 10000 && !kept_ok; n++) {
         snprintf(kept, sizeof kept, "%.*s-%d.json", (int)stem, path, n);
         struct stat st;
         if (link(path, kept) == 0) {
             kept_ok = 1;
         } else if (errno != EEXIST && stat(kept, &st) != 0) { /* no hard links here */
-            if (yz_game_file_save(file, kept) != YZ_EXIT_OK) break;
+            if (yz_game_file_save(file, kept, &error) != YZ_EXIT_OK) break;
             kept_ok = 1;
         }
     }
     if (!kept_ok) {
-        snprintf(why, size,
-                 "the finished game cannot be kept (see the server's log); nothing "
-                 "changed");
+        yz_cli_report(&error); /* the server's log too */
+        snprintf(why, size, "the finished game cannot be kept: %s; nothing changed",
+                 error.message);
         return MHD_HTTP_INTERNAL_SERVER_ERROR;
     }
     const char *names[YZ_MAX_PLAYERS];
     for (int i = 0; i < file->game.n_players; i++)
         names[i] = file->game.names[i];
     yz_game_file fresh;
-    if (yz_game_file_new(&fresh, file->game.profile, names, file->game.n_players) != YZ_EXIT_OK) {
-        snprintf(why, size, "a new game cannot be started (see the server's log)");
+    if (yz_game_file_new(&fresh, file->game.profile, names, file->game.n_players, &error) !=
+        YZ_EXIT_OK) {
+        snprintf(why, size, "a new game cannot be started: %s", error.message);
         return MHD_HTTP_INTERNAL_SERVER_ERROR;
     }
     memcpy(fresh.join_code, file->join_code, sizeof fresh.join_code);
@@ -581,8 +585,9 @@ static enum MHD_Result game_request(yz_serve *server, struct MHD_Connection *con
         }
     }
     const char *since = MHD_lookup_connection_value(connection, MHD_GET_ARGUMENT_KIND, "since");
-    char why[300] = "", tag[YZ_GAME_TAG_SIZE] = "";
+    char why[600] = "", tag[YZ_GAME_TAG_SIZE] = "";
     yz_game_file file;
+    yz_cli_error error;
     memset(&file, 0, sizeof file);
     pthread_mutex_lock(&server->game_lock);
     unsigned status = load_game(server, &file, why, sizeof why);
@@ -597,9 +602,10 @@ static enum MHD_Result game_request(yz_serve *server, struct MHD_Connection *con
         if (json_array_size(file.moves) == 0) {
             status = MHD_HTTP_CONFLICT;
             snprintf(why, sizeof why, "nothing to undo");
-        } else if (yz_game_file_undo(&file, server->game_path) != YZ_EXIT_OK) {
+        } else if (yz_game_file_undo(&file, server->game_path, &error) != YZ_EXIT_OK) {
             status = MHD_HTTP_INTERNAL_SERVER_ERROR;
-            snprintf(why, sizeof why, "the game cannot be replayed (see the server's log)");
+            yz_cli_report(&error);
+            snprintf(why, sizeof why, "the game cannot be replayed: %s", error.message);
         }
     } else if (status == 0 && route == ROUTE_NEW) {
         status = new_game(server, &file, why, sizeof why);
@@ -611,10 +617,10 @@ static enum MHD_Result game_request(yz_serve *server, struct MHD_Connection *con
             status = 0;
     }
     if (status == 0 && route != ROUTE_GAME &&
-        yz_game_file_save(&file, server->game_path) != YZ_EXIT_OK) {
+        yz_game_file_save(&file, server->game_path, &error) != YZ_EXIT_OK) {
         status = MHD_HTTP_INTERNAL_SERVER_ERROR;
-        snprintf(why, sizeof why,
-                 "the game cannot be saved (see the server's log); nothing changed");
+        yz_cli_report(&error);
+        snprintf(why, sizeof why, "the game cannot be saved: %s", error.message);
     }
     json_t *root = NULL;
     if (status == 0 && route == ROUTE_GAME && since && strcmp(since, tag) == 0)

@@ -1,8 +1,10 @@
 /* strategy_cache.c - the advisor's tables live in a cache folder and are rebuilt when missing
  * or stale: $YARDZEE_CACHE, else $XDG_CACHE_HOME/yardzee, else ~/.cache/yardzee. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -40,23 +42,43 @@ static int table_path(const yz_profile *profile, char *path, size_t size)
     return snprintf(path, size, "%s/strategy-%s.bin", dir, profile->name) < (int)size;
 }
 
+typedef struct {
+    void *addr;
+    size_t len;
+} mapping;
+
+static void unmap_table(void *ctx)
+{
+    mapping *map = ctx;
+    munmap(map->addr, map->len);
+    free(map);
+}
+
+/* The table is mapped, not read: the advisor touches a few of its pages, and the checksum reads
+ * the rest from the page cache at memory speed (rules/strategy.c). */
 static yz_strategy *load_table(const yz_profile *profile, const char *path)
 {
-    FILE *file = fopen(path, "rb");
-    if (!file) return NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return NULL;
     yz_strategy *strategy = NULL;
     struct stat st;
-    if (fstat(fileno(file), &st) == 0 && st.st_size > 0 && st.st_size < (1 << 28)) {
-        uint8_t *bytes = malloc((size_t)st.st_size);
-        if (bytes && fread(bytes, 1, (size_t)st.st_size, file) == (size_t)st.st_size) {
-            yz_rules_error err;
-            if (yz_strategy_deserialize(profile, bytes, (size_t)st.st_size, &strategy, &err) !=
-                YZ_OK)
-                fprintf(stderr, "yardzee: %s: %s; rebuilding it\n", path, err.message);
+    mapping *map = malloc(sizeof *map);
+    if (map && fstat(fd, &st) == 0 && st.st_size > 0 && st.st_size < (1 << 28)) {
+        map->len = (size_t)st.st_size;
+        map->addr = mmap(NULL, map->len, PROT_READ, MAP_PRIVATE, fd, 0);
+        yz_rules_error err;
+        if (map->addr == MAP_FAILED) {
+            /* unmappable (a pipe, an odd file system): rebuilt like a missing one */
+        } else if (yz_strategy_deserialize_borrowed(profile, map->addr, map->len, unmap_table, map,
+                                                    &strategy, &err) == YZ_OK) {
+            map = NULL; /* the strategy owns the mapping now */
+        } else {
+            fprintf(stderr, "yardzee: %s: %s; rebuilding it\n", path, err.message);
+            munmap(map->addr, map->len);
         }
-        free(bytes);
     }
-    fclose(file);
+    free(map);
+    close(fd);
     return strategy;
 }
 

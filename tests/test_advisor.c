@@ -311,6 +311,70 @@ static void well_known_positions_get_the_known_best_move(void **state)
     }
 }
 
+/* The turn decision: a keep while a throw is left and keeping everything is not best, else a
+ * box; pinned on positions whose right move any player knows. */
+static void the_turn_decision_keeps_or_scores(void **state)
+{
+    const yz_strategy *yahtzee = *state;
+    static const struct {
+        const char *card, *roll;
+        int throws_left;
+        const char *decision;
+    } cases[] = {
+        {"", "6,6,6,6,6", 2, "score yahtzee"}, /* never re-roll a Yahtzee */
+        {"", "6,6,6,6,6", 0, "score yahtzee"},
+        {"", "2,3,4,5,1", 1, "score large_straight"}, /* a made large straight is kept whole */
+        {"", "1,3,3,4,6", 2, "keep 3 3"},             /* README's example */
+        {"", "1,3,3,4,6", 0, "score threes"},
+        {FILLED_EXCEPT_CHANCE_SIXES " sixes=18", "1,2,4,5,6", 1, "keep 4 5 6"},
+        {FILLED_EXCEPT_CHANCE_SIXES " sixes=18", "1,2,4,5,6", 0, "score chance"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        yz_card card = card_of(cases[i].card);
+        yz_roll roll = roll_of(cases[i].roll);
+        yz_turn_advice advice;
+        assert_int_equal(yz_advise_turn(yahtzee, &card, &roll, cases[i].throws_left, &advice), 1);
+        assert_int_equal(advice.throws_left, cases[i].throws_left);
+        char got[64];
+        int at = snprintf(got, sizeof got, "%s", advice.keeping ? "keep" : "score");
+        if (advice.keeping)
+            for (int d = 0; d < advice.keep.n_keep; d++)
+                at += snprintf(got + at, sizeof got - (size_t)at, " %d", advice.keep.keep[d]);
+        else
+            snprintf(got + at, sizeof got - (size_t)at, " %s",
+                     yz_rules_box_name(advice.box.option.box));
+        if (strcmp(got, cases[i].decision) != 0)
+            fail_msg("%s with %d left: advised '%s', expected '%s'", cases[i].roll,
+                     cases[i].throws_left, got, cases[i].decision);
+    }
+    /* Throwing again is never advised when it is expected to do worse than scoring now. */
+    yz_card empty;
+    yz_rules_card_init(&empty);
+    for (int code = 0; code < 7776; code += 7) {
+        yz_roll roll;
+        for (int i = 0, c = code; i < 5; i++, c /= 6)
+            roll.dice[i] = (uint8_t)(c % 6 + 1);
+        yz_turn_advice advice, stop;
+        assert_int_equal(yz_advise_turn(yahtzee, &empty, &roll, 1, &advice), 1);
+        assert_int_equal(yz_advise_turn(yahtzee, &empty, &roll, 0, &stop), 1);
+        assert_false(stop.keeping);
+        if (advice.keeping) {
+            assert_true(advice.keep.n_keep < 5);
+            assert_true(advice.keep.expected >= stop.box.expected - 1e-9);
+        } else {
+            assert_int_equal(advice.box.option.box, stop.box.option.box);
+        }
+    }
+    /* A full card: nothing to advise. */
+    yz_card full = card_of("aces=1 twos=2 threes=3 fours=4 fives=5 sixes=6 three_kind=0 "
+                           "four_kind=0 full_house=0 small_straight=0 large_straight=0 yahtzee=0 "
+                           "chance=5");
+    yz_roll roll = roll_of("1,2,3,4,5");
+    yz_turn_advice advice;
+    assert_int_equal(yz_advise_turn(yahtzee, &full, &roll, 2, &advice), 0);
+    assert_int_equal(yz_advise_turn(yahtzee, &full, &roll, 0, &advice), 0);
+}
+
 /* The best keep's expectation with two throws left is the turn's expected value. */
 static void advice_is_consistent_with_the_table(void **state)
 {
@@ -331,6 +395,11 @@ static void advice_is_consistent_with_the_table(void **state)
 
 /* ---- the table format ----------------------------------------------------------------------- */
 
+static void count_release(void *ctx)
+{
+    ++*(int *)ctx;
+}
+
 static void tables_round_trip_and_damage_is_detected(void **state)
 {
     const yz_strategy *strategy = *state;
@@ -347,6 +416,21 @@ static void tables_round_trip_and_damage_is_detected(void **state)
                        yz_strategy_expected_total(strategy, &empty), 0);
     yz_strategy_free(loaded);
 
+    /* Read in place: the same values, and the buffer handed back once, at free. */
+    int releases = 0;
+    assert_int_equal(yz_strategy_deserialize_borrowed(yahtzee, bytes, len, count_release, &releases,
+                                                      &loaded, &err),
+                     YZ_OK);
+    assert_float_equal(yz_strategy_expected_total(loaded, &empty),
+                       yz_strategy_expected_total(strategy, &empty), 0);
+    assert_int_equal(releases, 0);
+    yz_strategy_free(loaded);
+    assert_int_equal(releases, 1);
+    releases = 0;
+    assert_int_equal(
+        yz_strategy_deserialize_borrowed(yahtzee, bytes + 1, len - 1, NULL, NULL, &loaded, &err),
+        YZ_ERR_USAGE); /* values not 8-byte aligned */
+
     static const struct {
         size_t offset; /* byte to flip, or SIZE_MAX to truncate */
         const char *profile, *why;
@@ -355,24 +439,38 @@ static void tables_round_trip_and_damage_is_detected(void **state)
         {0, "yahtzee", "not a strategy table"},
         {8, "yahtzee", "another version"},
         {5000, "yahtzee", "checksum mismatch"},
+        {SIZE_MAX - 1, "yahtzee", "checksum mismatch"}, /* the middle of the values */
+        {SIZE_MAX - 2, "yahtzee", "checksum mismatch"}, /* the last value's last byte */
+        {SIZE_MAX - 3, "yahtzee", "checksum mismatch"}, /* the checksum itself */
         {48, "yahtzee", "other rules"},
         {0, "hasbro", "other rules"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    /* Both readers, the copying one and the one reading in place (borrowed), refuse each. */
+    for (size_t i = 0; i < 2 * (sizeof cases / sizeof cases[0]); i++) {
+        size_t c = i / 2;
+        int borrow = i % 2;
         uint8_t *copy = malloc(len);
         memcpy(copy, bytes, len);
-        size_t copy_len = len;
-        if (cases[i].offset == SIZE_MAX)
+        size_t copy_len = len, offset = cases[c].offset;
+        if (offset == SIZE_MAX - 1) offset = len / 2;
+        if (offset == SIZE_MAX - 2) offset = len - 9;
+        if (offset == SIZE_MAX - 3) offset = len - 1;
+        if (offset == SIZE_MAX)
             copy_len = len / 2;
-        else if (strcmp(cases[i].profile, "yahtzee") == 0)
-            copy[cases[i].offset] ^= 0x40;
+        else if (strcmp(cases[c].profile, "yahtzee") == 0)
+            copy[offset] ^= 0x40;
         loaded = NULL;
-        assert_int_equal(yz_strategy_deserialize(yz_rules_profile_find(cases[i].profile), copy,
-                                                 copy_len, &loaded, &err),
-                         YZ_ERR_FORMAT);
+        const yz_profile *profile = yz_rules_profile_find(cases[c].profile);
+        yz_status status =
+            borrow ? yz_strategy_deserialize_borrowed(profile, copy, copy_len, count_release,
+                                                      &releases, &loaded, &err)
+                   : yz_strategy_deserialize(profile, copy, copy_len, &loaded, &err);
+        assert_int_equal(status, YZ_ERR_FORMAT);
         assert_null(loaded);
-        if (!strstr(err.message, cases[i].why))
-            fail_msg("case %zu: '%s' lacks '%s'", i, err.message, cases[i].why);
+        assert_int_equal(releases, 0);
+        if (!strstr(err.message, cases[c].why))
+            fail_msg("case %zu (%s): '%s' lacks '%s'", c, borrow ? "borrowed" : "copied",
+                     err.message, cases[c].why);
         free(copy);
     }
     free(bytes);
@@ -408,6 +506,8 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(well_known_positions_get_the_known_best_move, build_yahtzee,
                                         free_strategy),
         cmocka_unit_test_setup_teardown(advice_is_consistent_with_the_table, build_yahtzee,
+                                        free_strategy),
+        cmocka_unit_test_setup_teardown(the_turn_decision_keeps_or_scores, build_yahtzee,
                                         free_strategy),
         cmocka_unit_test_setup_teardown(tables_round_trip_and_damage_is_detected, build_yahtzee,
                                         free_strategy),

@@ -40,12 +40,25 @@ static int file_exists(const char *path)
     return access(path, F_OK) == 0;
 }
 
+/* A failure's error says so, naming the file, in one line and with the code returned. */
+static void check_error(int code, const yz_cli_error *error, const char *path)
+{
+    if (code == YZ_EXIT_OK) return;
+    assert_int_equal(error->code, code);
+    if (!strstr(error->message, path) || strchr(error->message, '\n'))
+        fail_msg("error '%s' does not name %s in one line", error->message, path);
+    if (code == YZ_EXIT_INTERNAL && !strstr(error->message, "out of memory"))
+        fail_msg("error '%s' does not say out of memory", error->message);
+}
+
 /* Each operation returns an exit code; on success it also checks what it produced. */
 static int read_card(void)
 {
     const yz_profile *profile = NULL;
     yz_card card;
-    int code = yz_cli_read_card(YZ_SAMPLES_DIR "/cards/midgame.json", &profile, &card);
+    yz_cli_error error;
+    int code = yz_cli_read_card(YZ_SAMPLES_DIR "/cards/midgame.json", &profile, &card, &error);
+    check_error(code, &error, "midgame.json");
     if (code == YZ_EXIT_OK) {
         yz_cli_testing_fail_allocation(0);
         yz_totals totals;
@@ -60,8 +73,13 @@ static int load_and_save_game(void)
 {
     remove(saved_path);
     yz_game_file file;
-    int code = yz_game_file_load(game_path, &file);
-    if (code == YZ_EXIT_OK) code = yz_game_file_save(&file, saved_path);
+    yz_cli_error error;
+    int code = yz_game_file_load(game_path, &file, &error);
+    check_error(code, &error, game_path);
+    if (code == YZ_EXIT_OK) {
+        code = yz_game_file_save(&file, saved_path, &error);
+        check_error(code, &error, saved_path);
+    }
     yz_game_file_free(&file);
     yz_cli_testing_fail_allocation(0);
     if (code != YZ_EXIT_OK) {
@@ -70,7 +88,7 @@ static int load_and_save_game(void)
         return code;
     }
     yz_game_file reloaded;
-    assert_int_equal(yz_game_file_load(saved_path, &reloaded), YZ_EXIT_OK);
+    assert_int_equal(yz_game_file_load(saved_path, &reloaded, &error), YZ_EXIT_OK);
     assert_int_equal(json_array_size(reloaded.moves), 10);
     assert_int_equal(reloaded.game.current, 0); /* Ann's turn again */
     json_t *full_house = json_array_get(reloaded.moves, 5);
@@ -86,7 +104,9 @@ static int review_game(void)
     if (!review_strategy) review_strategy = yz_cli_strategy(yz_rules_profile_find("yahtzee"));
     assert_non_null(review_strategy);
     yz_game_file file;
-    int code = yz_game_file_load(game_path, &file);
+    yz_cli_error error;
+    int code = yz_game_file_load(game_path, &file, &error);
+    check_error(code, &error, game_path);
     if (code != YZ_EXIT_OK) return code;
     char why[300] = "";
     json_t *root = yz_review_game_json(&file, review_strategy, why, sizeof why);

@@ -54,5 +54,16 @@ check "advise throws" 2 "--throws-left: '3' is not 0, 1 or 2" -- advise --roll 1
 check "rules list" 0 'yatzy-scandinavian' -- rules
 check "rules one" 0 'Small Straight +small_straight +1-2-3-4-5: 15' -- rules yatzy-scandinavian
 check "help" 0 'exit status: 0 ok, 1 bad data' -- --help
+check "version" 0 '^yardzee [0-9]+\.[0-9]+\.[0-9]+$' -- --version
+check "version command" 0 '^yardzee [0-9]+\.[0-9]+\.[0-9]+$' -- version
+
+# The photo reader is a plugin, opened only when a photo is read (src/vision_loader.c).
+YARDZEE_VISION_PLUGIN="$tmp/none.so" check "score needs no photo reader" 0 'Lg Straight +40' -- score --roll 1,2,3,4,5
+YARDZEE_VISION_PLUGIN="$tmp/none.so" check "no photo reader: one line" 70 '^yardzee: cannot load the photo reader: .*none.so' -- read "$samples/lawn/lawn_004.jpg"
+expect_true "no photo reader: one line only" [ "$(wc -l <"$tmp/err")" -eq 1 ]
+maps_opencv() { LD_DEBUG=files "$yardzee" "$@" 2>&1 >/dev/null | grep -q 'file=.*libopencv'; }
+expect_true "score maps no OpenCV library" eval '! maps_opencv score --roll 1,2,3,4,5'
+# (a file that is not a photo: the plugin is opened to decode it, and no slow read follows)
+expect_true "a photo command does map OpenCV" maps_opencv read "$samples/cards/midgame.json"
 
 finish

@@ -92,27 +92,32 @@ cp g.json before.json
 expect_true "a refused write says so" grep -q 'g.json: cannot save the game: File too large (the file is as it was)' err
 expect_true "a refused write leaves the game" cmp -s g.json before.json
 expect_true "no temporary file is left behind" test -z "$(ls g.json.tmp-* 2>/dev/null)"
-# ... and a process killed at any moment of a save leaves a game that loads. A throw that
-# was saved before the kill is taken back; one killed before its save must not be, or the undo
-# takes back an earlier move (a busy machine kills more of them early).
-broken=""
+# ... and a save that fails or is killed at each of its steps (fault points in
+# src/atomic_file.c: YARDZEE_FAIL_AT) leaves the previous game whole, or the new one whole once
+# the rename is done.
 shown=$("$yardzee" game show --file g.json)
-for i in $(seq 1 40); do
-    cp g.json before.json
-    "$yardzee" game throw --roll 1,2,3,4,5 --file g.json >/dev/null 2>&1 &
-    pid=$!
-    sleep "0.0$((RANDOM % 10))"
-    kill -9 "$pid" 2>/dev/null
-    wait "$pid" 2>/dev/null
-    if ! "$yardzee" game show --file g.json >/dev/null 2>err; then
-        broken=$(cat err)
-        break
-    fi
-    cmp -s g.json before.json || "$yardzee" game undo --file g.json >/dev/null 2>&1
+cp g.json before.json
+# killed_throw STEP: a throw whose save is killed at STEP; prints its exit status (137: SIGKILL).
+killed_throw() {
+    (YARDZEE_FAIL_AT=$1:crash exec "$yardzee" game throw --roll 1,2,3,4,5 --file g.json) \
+        >/dev/null 2>&1
+    echo $?
+}
+for step in write fsync rename; do
+    YARDZEE_FAIL_AT=$step check "a save failing at $step says so" 1 'g.json: cannot save the game: Input/output error \(the file is as it was\)' -- game throw --roll 1,2,3,4,5 --file g.json
+    expect_true "a save failing at $step leaves the game" cmp -s g.json before.json
+    expect_true "a save failing at $step leaves no temporary file" test -z "$(ls g.json.tmp-* 2>/dev/null)"
+    expect_true "a save killed at $step was killed" test "$(killed_throw "$step" 2>/dev/null)" = 137
+    expect_true "a save killed at $step leaves the game" cmp -s g.json before.json
+    check "the game killed at $step loads" 0 "Ann's turn" -- game show --file g.json
+    rm -f g.json.tmp-*
 done
-expect_true "40 saves killed at random moments leave a game that loads ($broken)" test -z "$broken"
-check "game intact after the kills" 0 "Ann's turn" -- game show --file g.json
-expect_true "the kills and undos leave the game as it was" \
+expect_true "a save killed after its rename was killed" test "$(killed_throw dirsync 2>/dev/null)" = 137
+check "a save killed after its rename kept the throw" 0 "Ann's turn, 1 of 3 throws made: 1 2 3 4 5" -- game show --file g.json
+check "undo the throw saved before the kill" 0 'Took back' -- game undo --file g.json
+YARDZEE_FAIL_AT=dirsync check "a folder that cannot be flushed still saves" 0 'Ann, throw 1 of 3' -- game throw --roll 1,2,3,4,5 --file g.json
+check "undo it" 0 'Took back' -- game undo --file g.json
+expect_true "the faults and undos leave the game as it was" \
     test "$("$yardzee" game show --file g.json)" = "$shown"
 
 finish

@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 source "$(dirname "$0")/check.sh"
 
 truth="$samples/lawn/truth.csv"
-[ -f "$truth" ] || { echo "skipped: no $truth"; exit 0; }
+[ -f "$truth" ] || { echo "skipped: no $truth"; exit 77; }
 
 # The sorted true roll of a photo, "2 2 3 4 6".
 true_roll() { awk -F, -v f="$1" '$1 == f { print $2 }' "$truth" | sort -n | tr '\n' ' ' | sed 's/ $//'; }

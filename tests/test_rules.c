@@ -552,6 +552,27 @@ static void box_names_are_accepted_as_printed_with_a_suggestion_on_a_typo(void *
     assert_null(strstr(err.message, "did you mean"));
 }
 
+/* Three throws a turn: left before and after each, and after the one being photographed. */
+static void a_turn_has_three_throws(void **state)
+{
+    (void)state;
+    yz_game game;
+    yz_rules_error err;
+    const char *const names[] = {"Ann", "Bob"};
+    assert_int_equal(yz_game_init(&game, yz_rules_profile_find("yahtzee"), names, 2, &err), YZ_OK);
+    yz_roll roll = {{1, 3, 3, 4, 6}};
+    static const int left[] = {3, 2, 1, 0}, left_after_next[] = {2, 1, 0, 0};
+    for (int throws = 0; throws <= 3; throws++) {
+        if (throws) assert_int_equal(yz_game_throw(&game, &roll, &err), YZ_OK);
+        assert_int_equal(yz_game_throws_left(&game, 0), left[throws]);
+        assert_int_equal(yz_game_throws_left(&game, 1), left_after_next[throws]);
+    }
+    assert_int_not_equal(yz_game_throw(&game, &roll, &err), YZ_OK); /* no fourth */
+    yz_option scored;
+    assert_int_equal(yz_game_score(&game, YZ_BOX_THREES, &scored, &err), YZ_OK);
+    assert_int_equal(yz_game_throws_left(&game, 0), 3); /* Bob's turn */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -565,6 +586,7 @@ int main(void)
         cmocka_unit_test(standings_use_each_profiles_tiebreak),
         cmocka_unit_test(profiles_are_found_by_name_and_boxes_by_alias),
         cmocka_unit_test(box_names_are_accepted_as_printed_with_a_suggestion_on_a_typo),
+        cmocka_unit_test(a_turn_has_three_throws),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

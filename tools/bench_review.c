@@ -22,7 +22,8 @@ int main(int argc, char **argv)
     int runs = argc > 2 ? atoi(argv[2]) : 101;
     if (runs < 1 || runs > 100000) runs = 101;
     yz_game_file file;
-    if (yz_game_file_load(argv[1], &file) != YZ_EXIT_OK) return 1;
+    yz_cli_error error;
+    if (yz_game_file_load(argv[1], &file, &error) != YZ_EXIT_OK) return yz_cli_report(&error);
     double start = yz_cli_now();
     yz_strategy *strategy = yz_cli_strategy(file.game.profile);
     if (!strategy) return 1;

@@ -59,4 +59,8 @@ yz_vision_status yz_vision_shrink(yz_vision_image *image, int factor);
 
 double yz_vision_now_ms(void);
 
+/* The models directory to load from: chosen when set, else $YARDZEE_MODELS, else found from
+ * the running program's location (models_dir.c). May return buf, filled. */
+const char *yz_vision_models_dir(const char *chosen, char *buf, size_t size);
+
 #endif

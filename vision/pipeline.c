@@ -27,14 +27,6 @@
 #define TOP_FACE_FILE "top_face.onnx"
 #define FACE_READER_FILE "face_reader.onnx"
 
-static const char *models_dir(const char *chosen)
-{
-    if (chosen && chosen[0]) return chosen;
-    const char *env = getenv("YARDZEE_MODELS");
-    if (env && env[0]) return env;
-    return YZ_VISION_MODELS_DIR;
-}
-
 static yz_vision_status load_net(const char *dir, const char *file, yz_cv_net **net,
                                  yz_vision_error *err)
 {
@@ -66,7 +58,8 @@ yz_vision_status yz_vision_nets_load(const char *chosen_dir, yz_vision_nets **ne
     *nets = yz_vision_alloc(sizeof **nets);
     if (!*nets) return yz_vision_fail(err, YZ_VISION_ERR_NOMEM, "(models)", "out of memory");
     memset(*nets, 0, sizeof **nets);
-    const char *dir = models_dir(chosen_dir);
+    char dir_buf[4096];
+    const char *dir = yz_vision_models_dir(chosen_dir, dir_buf, sizeof dir_buf);
     yz_vision_status status = load_net(dir, DETECTOR_FILE, &(*nets)->detector, err);
     if (status == YZ_VISION_OK) status = load_net(dir, READER_FILE, &(*nets)->reader, err);
     if (status == YZ_VISION_OK) status = load_net(dir, TOP_FACE_FILE, &(*nets)->top_face, err);

@@ -96,8 +96,9 @@ typedef struct {
     /* Directory holding dice_detector.onnx, top_reader.onnx, top_face.onnx and face_reader.onnx
      * (the learned nets, see tools/train_reader.py, tools/train_top_face.py and
      * tools/train_face_reader.py) and pipeline.json (the sizes they were trained with). NULL:
-     * $YARDZEE_MODELS when set, else the source tree's models/ as it was when this library was
-     * built. Loading the nets also reads $YARDZEE_TUNE, for threshold sweeps only
+     * $YARDZEE_MODELS when set, else share/yardzee/models beside the running program's bin/
+     * (installed), else models/ in or above its folder (the build tree's link to the source
+     * models). Loading the nets also reads $YARDZEE_TUNE, for threshold sweeps only
      * (tools/sweep_thresholds.sh): NAME=VALUE,... changes the reader's thresholds. */
     const char *models_dir;
     yz_vision_nets *nets; /* loaded nets to read with; NULL: load them for this one read */

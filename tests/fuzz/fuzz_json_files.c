@@ -18,8 +18,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fclose(file);
     const yz_profile *profile = NULL;
     yz_card card;
-    yz_cli_read_card(path, &profile, &card);
+    yz_cli_error error;
+    yz_cli_read_card(path, &profile, &card, &error);
     yz_game_file game;
-    if (yz_game_file_load(path, &game) == YZ_EXIT_OK) yz_game_file_free(&game);
+    if (yz_game_file_load(path, &game, &error) == YZ_EXIT_OK) yz_game_file_free(&game);
     return 0;
 }
