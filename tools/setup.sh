@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Install the Debian 12 packages yardzee needs, only those missing (a second run is fast).
-# usage: tools/setup.sh [--train]   (--train adds python3-torch, for tools/train_reader.py)
+# usage: tools/setup.sh [--train]   (--train adds python3-torch and python3-onnx, for tools/train_*.py)
 set -euo pipefail
 PACKAGES=(cmake make gcc g++ pkg-config libopencv-dev libpng-dev libjpeg62-turbo-dev
           libheif-dev libcmocka-dev libjansson-dev zlib1g-dev python3-opencv python3-numpy valgrind
           libmicrohttpd-dev libqrencode-dev curl chromium chromium-driver libjpeg-turbo-progs)
-[ "${1:-}" != "--train" ] || PACKAGES+=(python3-torch)
+[ "${1:-}" != "--train" ] || PACKAGES+=(python3-torch python3-onnx)
 missing=()
 for pkg in "${PACKAGES[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

@@ -45,7 +45,7 @@ import torch.nn.functional as F
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from train_reader import (CROP, CROP_SCALE, NO_ERROR, PIPELINE, ReaderExport,  # noqa: E402
                           augment_crop, block, crop, detector_error, export, half_die_negative,
-                          lawn_negative, load_set, to_tensor, train_epoch)
+                          lawn_negative, load_exported, load_set, to_tensor, train_epoch)
 
 FACE = PIPELINE["face_reader"]["face"]  # face crop side (models/pipeline.json)
 FACE_MARGIN = PIPELINE["face_reader"]["face_margin"]  # the face quad grown about its centre
@@ -87,7 +87,13 @@ def die_crops(scenes, rng, variants):
     first from its true box, the others moved and resized as the detector errs; and lawn and
     half-die crops labelled 0, as tools/train_reader.py makes them."""
     xs, ys = [], []
-    for _, image, dice in scenes:
+    for _, image, dice, negatives in scenes:
+        for x, y, bw, bh in negatives:  # what the reader once took for a die (mine_negatives.sh)
+            side = max(bw, bh)
+            for v in range(variants):
+                jx, jy, k, angle = detector_error(side, rng) if v else NO_ERROR
+                xs.append(crop(image, x + bw / 2 + jx, y + bh / 2 + jy, side * CROP_SCALE * k, angle))
+                ys.append(0)
         for value, x, y, bw, bh, top in dice:
             side = max(bw, bh)
             for v in range(variants):
@@ -121,10 +127,10 @@ def turn(face, rng):
     return face[:, ::-1] if rng.random() < 0.5 else face
 
 
-def train(xs, ys, vx, vy, epochs, rng):
-    net = FaceReader()
+def train(xs, ys, vx, vy, epochs, rng, net=None, max_lr=3e-3):
+    net = net or FaceReader()
     opt = torch.optim.Adam(net.parameters(), 2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=epochs * ((len(xs) + 31) // 32) + 10)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr, total_steps=epochs * ((len(xs) + 31) // 32) + 10)
     vx, vy = to_tensor(vx), torch.from_numpy(vy)
     for epoch in range(epochs):
         loss = train_epoch(net, opt, sched, len(xs), rng, F.cross_entropy,
@@ -151,6 +157,10 @@ def main():
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--init-from", type=pathlib.Path, default=None,
+                        help="fine-tune: start from face_reader.onnx in this folder (e.g. models)")
+    parser.add_argument("--max-lr", type=float, default=3e-3,
+                        help="the learning rate's peak (one cycle); lower to fine-tune")
     args = parser.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -160,14 +170,18 @@ def main():
     top_face = cv2.dnn.readNetFromONNX(str(args.top_face))
     train_set, val_set = [], []
     for root in args.train:
-        for name, image, dice, held_out in load_set(root):
-            (val_set if held_out else train_set).append((name, image, dice))
+        for name, image, dice, held_out, negatives in load_set(root):
+            (val_set if held_out else train_set).append((name, image, dice, negatives))
     print(f"{len(train_set)} training scenes, {len(val_set)} validation scenes", flush=True)
     xs, ys = face_samples(train_set, top_face, rng, VARIANTS)
     vx, vy = face_samples(val_set, top_face, np.random.default_rng(7), 1)
     print(f"{len(xs)} training faces, {len(vx)} validation faces ({time.time() - started:.0f} s)",
           flush=True)
-    net = train(xs, ys, vx, vy, args.epochs, rng)
+    net = None
+    if args.init_from:
+        net = load_exported(FaceReader(), args.init_from / "face_reader.onnx", (1, 3, FACE, FACE),
+                            softmax=True)
+    net = train(xs, ys, vx, vy, args.epochs, rng, net, args.max_lr)
     args.out.mkdir(exist_ok=True)
     export(ReaderExport(net), (1, 3, FACE, FACE), args.out / "face_reader.onnx")
     print(f"trained in {time.time() - started:.0f} s")

@@ -38,7 +38,16 @@ dice is shown to the detector as vision/detect.c's second look shows it (second_
 sizes both sides share are in models/pipeline.json. The refusal thresholds are chosen with
 `yardzee eval` on the held-out renders (tools/sweep_thresholds.sh); what else was tried, and
 what it gave, is in tools/READER_HISTORY.md.
-Needs python3-torch, python3-opencv, python3-numpy (Debian packages; tools/setup.sh).
+Fine-tuning (--init-from models --max-lr 3e-4) starts each net from its committed ONNX file
+instead of from random weights (load_exported), so a session on two cores can teach the nets a
+wider world without the hours of renders they first learned from. The world renders
+(render_scenes.py --world, tools/render/README.md), scenes of lawn clutter without dice
+(--clutter-only) with the reader's false detections on them as "no die"
+(tools/mine_negatives.sh), and epanemu-dice's train split go in beside plain renders, given twice
+so that the lawn is not forgotten. What it gave is in tools/READER_HISTORY.md.
+
+Needs python3-torch, python3-opencv, python3-numpy (Debian packages; tools/setup.sh --train),
+and python3-onnx for --init-from.
 """
 import argparse
 import csv
@@ -74,7 +83,6 @@ CROP_SCALE = PIPELINE["reader"]["crop_scale"]  # crop side / die box long side
 # Shared real-photo sets (../shared/data) whose boxes cover only the pips of the top face, not
 # the whole die (see that folder's README).
 PIP_BOX_SETS = {"matteop65-webcam"}
-SHARED_SET_NAMES = {"matteop65-webcam", "byler-d6"}
 PIP_BOX_TO_DIE = 1.5  # a 4, 5 or 6's pip box long side -> the die's side, read off the photos
 
 
@@ -87,14 +95,29 @@ def held_out(name, index, shared):
 
 
 def load_set(root):
-    """[(name, RGB image, [(value, x, y, w, h, top_visible)], held_out)] of one set: a render
-    folder (truth.csv beside the JPEGs, whole-die boxes) or a shared photo set (labels.csv and
-    images/)."""
+    """[(name, RGB image, [(value, x, y, w, h, top_visible)], held_out, [false detections
+    (x, y, w, h)])] of one set: a render
+    folder (truth.csv beside the JPEGs, whole-die boxes; every picture of scenes.csv, so that
+    the scenes of --clutter-only, with no die, teach what is not a die) or a shared photo set
+    (labels.csv and images/; a set with its own splits.csv trains on its "train" split only)."""
     shared = (root / "labels.csv").exists()
     rows = collections.defaultdict(list)
     with open(root / ("labels.csv" if shared else "truth.csv"), newline="") as f:
         for row in csv.DictReader(f):
             rows[row["file"]].append(row)
+    if not shared and (root / "scenes.csv").exists():
+        with open(root / "scenes.csv", newline="") as f:
+            for row in csv.DictReader(f):
+                rows.setdefault(row["file"], [])
+    split = {}
+    if (root / "splits.csv").exists():
+        with open(root / "splits.csv", newline="") as f:
+            split = {row["file"]: row["split"] for row in csv.DictReader(f)}
+    negatives = collections.defaultdict(list)  # tools/mine_negatives.sh's false detections
+    if (root / "negatives.csv").exists():
+        with open(root / "negatives.csv", newline="") as f:
+            for row in csv.DictReader(f):
+                negatives[row["file"]].append(tuple(float(row[k]) for k in "xywh"))
     scenes = []
     for index, name in enumerate(sorted(rows)):
         image = cv2.imread(str(root / ("images" if shared else "") / name))  # EXIF applied
@@ -105,7 +128,8 @@ def load_set(root):
                  r.get("top_visible", "1") == "1") for r in rows[name]]
         if root.name in PIP_BOX_SETS:
             dice = whole_die_boxes(dice)
-        scenes.append((f"{root.name}/{name}", image, dice, held_out(name, index, shared)))
+        out = split[name] != "train" if split else held_out(name, index, shared)
+        scenes.append((f"{root.name}/{name}", image, dice, out, negatives[name]))
     return scenes
 
 
@@ -237,12 +261,12 @@ def focal_loss(pred, heat):
     return -(pos_loss.sum() + neg_loss.sum()) / n
 
 
-def train_detector(train, val, epochs, rng):
-    net = Detector()
+def train_detector(train, val, epochs, rng, net=None, max_lr=3e-3):
+    net = net or Detector()
     opt = torch.optim.Adam(net.parameters(), 2e-3)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=epochs * ((len(train) + 3) // 4))
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr, total_steps=epochs * ((len(train) + 3) // 4))
     for epoch in range(epochs):
-        net.train()
+        train_mode(net)
         order = rng.permutation(len(train))
         total = 0.0
         for start in range(0, len(order), 4):
@@ -319,7 +343,12 @@ def detector_error(side, rng):
 
 def reader_samples(scenes, rng, augment):
     xs, ys = [], []
-    for _, image, dice in scenes:
+    for _, image, dice, negatives in scenes:
+        for x, y, bw, bh in negatives:  # what the reader once took for a die: no die
+            side = max(bw, bh)
+            jx, jy, k, angle = detector_error(side, rng) if augment else NO_ERROR
+            xs.append(crop(image, x + bw / 2 + jx, y + bh / 2 + jy, side * CROP_SCALE * k, angle))
+            ys.append(0)
         for value, x, y, bw, bh, top in dice:
             side = max(bw, bh)
             cx, cy = x + bw / 2, y + bh / 2
@@ -343,6 +372,8 @@ def reader_samples(scenes, rng, augment):
 def half_die_negative(image, dice, rng):
     """A crop centred half a die off one die, or None when that is near another die's centre
     (a crowded table): no readable top face there."""
+    if not dice:
+        return None
     value, x, y, bw, bh, top = dice[rng.integers(len(dice))]
     side = max(bw, bh)
     angle = rng.uniform(0, 2 * np.pi)
@@ -380,8 +411,8 @@ def to_tensor(patches):
     return torch.from_numpy(np.stack([np.ascontiguousarray(p).transpose(2, 0, 1) for p in patches]).astype(np.float32) / 255.0)
 
 
-def train_reader(train, val, epochs, rng):
-    net = Reader()
+def train_reader(train, val, epochs, rng, net=None, max_lr=3e-3):
+    net = net or Reader()
     opt = torch.optim.Adam(net.parameters(), 2e-3, weight_decay=1e-4)
     sched = None
     vx, vy = reader_samples(val, np.random.default_rng(7), False)
@@ -392,7 +423,7 @@ def train_reader(train, val, epochs, rng):
         if sched is None:
             steps_per_epoch = (len(xs) + 31) // 32
             # a little slack: the number of lawn negatives varies from epoch to epoch
-            sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=int(epochs * steps_per_epoch * 1.1) + 10)
+            sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr, total_steps=int(epochs * steps_per_epoch * 1.1) + 10)
         loss = train_epoch(net, opt, sched, len(xs), rng, F.cross_entropy,
                            lambda idx: (to_tensor([augment_crop(xs[i], rng) for i in idx]),
                                         torch.tensor([ys[i] for i in idx])))
@@ -408,7 +439,7 @@ def train_reader(train, val, epochs, rng):
 def train_epoch(net, opt, sched, n, rng, loss_of, batch):
     """One pass over n samples in a random order, 32 at a time (batch(indices) -> inputs,
     targets); returns the mean loss."""
-    net.train()
+    train_mode(net)
     order = rng.permutation(n)
     total = 0.0
     for start in range(0, n, 32):
@@ -421,6 +452,62 @@ def train_epoch(net, opt, sched, n, rng, loss_of, batch):
         sched.step()
         total += loss.item() * len(idx)
     return total / n
+
+
+def train_mode(net):
+    """net.train(), but a net started from an exported file keeps its BatchNorms as they are
+    (load_exported): their statistics were folded into the convolutions."""
+    net.train()
+    if getattr(net, "frozen_norms", False):
+        for module in net.modules():
+            if isinstance(module, nn.BatchNorm2d):
+                module.eval()
+
+
+def load_exported(net, path, shape, softmax=False):
+    """Starts net from its committed ONNX file, to fine-tune it (--init-from). The export folded
+    each BatchNorm into the convolution before it, so each convolution takes the folded weight
+    and bias, its BatchNorm becomes an identity that training leaves in eval mode, and the net
+    computes exactly what the file does (checked here; softmax: the file ends in one, as the
+    readers' exports do)."""
+    import onnx  # Debian's python3-onnx; only fine-tuning needs it
+    from onnx import numpy_helper
+    model = onnx.load(str(path))
+    tensors = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    nodes = [n for n in model.graph.node if n.op_type in ("Conv", "Gemm")]
+    layers, norm_of = [], {}
+    for module in net.modules():
+        if isinstance(module, (nn.Conv2d, nn.Linear)):
+            layers.append(module)
+        elif isinstance(module, nn.BatchNorm2d):
+            norm_of[layers[-1]] = module
+    assert len(layers) == len(nodes), f"{path}: {len(nodes)} layers, the net has {len(layers)}"
+    with torch.no_grad():
+        for layer, node in zip(layers, nodes):
+            weight = torch.from_numpy(tensors[node.input[1]].copy())
+            bias = torch.from_numpy(tensors[node.input[2]].copy())
+            assert weight.shape == layer.weight.shape, f"{path}: {node.name} is {weight.shape}"
+            layer.weight.copy_(weight)
+            norm = norm_of.get(layer)
+            if norm is None:
+                layer.bias.copy_(bias)
+                continue
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(bias)
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+    net.frozen_norms = True
+    net.eval()
+    probe = np.random.default_rng(3).uniform(0, 1, shape).astype(np.float32)
+    check = cv2.dnn.readNetFromONNX(str(path))
+    check.setInput(probe)
+    got = net(torch.from_numpy(probe))
+    if softmax:
+        got = torch.softmax(got, 1)
+    error = np.abs(got.detach().numpy() - check.forward()).max()
+    assert error < 1e-3, f"{path}: the loaded net differs from the file by {error}"
+    print(f"{path}: started from it (matches to {error:.1e})", flush=True)
+    return net
 
 
 def export(net, shape, path):
@@ -462,6 +549,10 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--only", choices=["detector", "reader"], default=None,
                         help="train one net only")
+    parser.add_argument("--init-from", type=pathlib.Path, default=None,
+                        help="fine-tune: start from the nets exported in this folder (e.g. models)")
+    parser.add_argument("--max-lr", type=float, default=3e-3,
+                        help="the learning rate's peak (one cycle); lower to fine-tune")
     parser.add_argument("--cache", type=pathlib.Path, default=pathlib.Path("/tmp/yz-train-nets"),
                         help="where the torch weights are kept between runs")
     args = parser.parse_args()
@@ -470,8 +561,8 @@ def main():
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(1)
     scenes = [scene for root in args.train for scene in load_set(root)]
-    train = [scene[:3] for scene in scenes if not scene[3]]
-    val = [scene[:3] for scene in scenes if scene[3]]
+    train = [scene[:3] + scene[4:] for scene in scenes if not scene[3]]
+    val = [scene[:3] + scene[4:] for scene in scenes if scene[3]]
     print(f"{len(train)} training scenes, {len(val)} validation scenes", flush=True)
     args.out.mkdir(exist_ok=True)
     started = time.time()
@@ -479,10 +570,16 @@ def main():
     # Both made first, whatever is trained: their initial weights draw on torch's seeded
     # generator, and the committed models were trained after these draws.
     det, reader = Detector(), Reader()
-    det = train_or_load(args, "detector", lambda: train_detector(train, val, args.det_epochs, rng),
+    if args.init_from:
+        load_exported(det, args.init_from / "dice_detector.onnx", (1, 3, DET_SIDE, DET_SIDE))
+        load_exported(reader, args.init_from / "top_reader.onnx", (1, 3, CROP, CROP), softmax=True)
+    det = train_or_load(args, "detector",
+                        lambda: train_detector(train, val, args.det_epochs, rng, det, args.max_lr),
                         det, lambda net: net, (1, 3, DET_SIDE, DET_SIDE), "dice_detector.onnx",
                         started)
-    reader = train_or_load(args, "reader", lambda: train_reader(train, val, args.reader_epochs, rng),
+    reader = train_or_load(args, "reader",
+                           lambda: train_reader(train, val, args.reader_epochs, rng, reader,
+                                                args.max_lr),
                            reader, ReaderExport, (1, 3, CROP, CROP), "top_reader.onnx", started)
     print("weigh them with tools/sweep_thresholds.sh and tools/eval_shared.sh", flush=True)
 

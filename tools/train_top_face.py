@@ -130,7 +130,7 @@ def main():
     train_set, val_set = [], []
     for root in args.renders:
         faces = render_truth.top_faces(root)
-        for name, image, dice, held_out in load_set(root):
+        for name, image, dice, held_out, _negatives in load_set(root):
             (val_set if held_out else train_set).append((image, dice, faces[name.split("/", 1)[1]]))
     print(f"{len(train_set)} training scenes, {len(val_set)} validation scenes", flush=True)
     net = train(train_set, val_set, args.epochs, rng)
