@@ -276,8 +276,7 @@ int yz_rules_box_points(const yz_profile *profile, yz_box box, const yz_roll *ro
         int face = (int)box + 1;
         return counts[face] * face;
     }
-    case YZ_BOX_ONE_PAIR:
-        return 2 * highest_with_count(counts, 2);
+    case YZ_BOX_ONE_PAIR: return 2 * highest_with_count(counts, 2);
     case YZ_BOX_TWO_PAIRS: {
         int high = highest_with_count(counts, 2);
         int low = 0;
@@ -285,12 +284,9 @@ int yz_rules_box_points(const yz_profile *profile, yz_box box, const yz_roll *ro
             if (counts[face] >= 2) low = face;
         return low ? 2 * (high + low) : 0;
     }
-    case YZ_BOX_THREE_KIND:
-        return kind_points(profile, counts, 3, sum);
-    case YZ_BOX_FOUR_KIND:
-        return kind_points(profile, counts, 4, sum);
-    case YZ_BOX_FULL_HOUSE:
-        return is_full_house(counts) ? house_points(profile, sum) : 0;
+    case YZ_BOX_THREE_KIND: return kind_points(profile, counts, 3, sum);
+    case YZ_BOX_FOUR_KIND: return kind_points(profile, counts, 4, sum);
+    case YZ_BOX_FULL_HOUSE: return is_full_house(counts) ? house_points(profile, sum) : 0;
     case YZ_BOX_SMALL_STRAIGHT:
         if (profile->straights == YZ_STRAIGHT_FIXED)
             return has_run(counts, 1, 5) ? profile->small_straight_points : 0;
@@ -301,12 +297,9 @@ int yz_rules_box_points(const yz_profile *profile, yz_box box, const yz_roll *ro
         if (profile->straights == YZ_STRAIGHT_FIXED)
             return has_run(counts, 2, 5) ? profile->large_straight_points : 0;
         return has_run(counts, 1, 5) || has_run(counts, 2, 5) ? profile->large_straight_points : 0;
-    case YZ_BOX_YAHTZEE:
-        return counts[roll->dice[0]] == YZ_N_DICE ? profile->yahtzee_points : 0;
-    case YZ_BOX_CHANCE:
-        return sum;
-    case YZ_BOX_COUNT:
-        break;
+    case YZ_BOX_YAHTZEE: return counts[roll->dice[0]] == YZ_N_DICE ? profile->yahtzee_points : 0;
+    case YZ_BOX_CHANCE: return sum;
+    case YZ_BOX_COUNT: break;
     }
     return 0;
 }
@@ -315,14 +308,10 @@ int yz_rules_box_points(const yz_profile *profile, yz_box box, const yz_roll *ro
 static int joker_points(const yz_profile *profile, yz_box box, const yz_roll *roll)
 {
     switch (box) {
-    case YZ_BOX_FULL_HOUSE:
-        return house_points(profile, roll_sum(roll));
-    case YZ_BOX_SMALL_STRAIGHT:
-        return profile->small_straight_points;
-    case YZ_BOX_LARGE_STRAIGHT:
-        return profile->large_straight_points;
-    default:
-        return yz_rules_box_points(profile, box, roll);
+    case YZ_BOX_FULL_HOUSE: return house_points(profile, roll_sum(roll));
+    case YZ_BOX_SMALL_STRAIGHT: return profile->small_straight_points;
+    case YZ_BOX_LARGE_STRAIGHT: return profile->large_straight_points;
+    default: return yz_rules_box_points(profile, box, roll);
     }
 }
 
@@ -363,10 +352,8 @@ static allowance extra_yahtzee_allowance(const yz_profile *profile, const yz_car
     }
     int upper = YZ_BOX_IS_UPPER(box);
     switch (profile->extra) {
-    case YZ_EXTRA_NONE:
-        return ALLOW_NORMAL;
-    case YZ_EXTRA_FREE:
-        return !upper && !upper_open ? ALLOW_JOKER : ALLOW_NORMAL;
+    case YZ_EXTRA_NONE: return ALLOW_NORMAL;
+    case YZ_EXTRA_FREE: return !upper && !upper_open ? ALLOW_JOKER : ALLOW_NORMAL;
     case YZ_EXTRA_FORCED:
         if (upper_open) return box == (yz_box)(face - 1) ? ALLOW_NORMAL : ALLOW_NONE;
         if (any_lower_open) return upper ? ALLOW_NONE : ALLOW_JOKER;

@@ -43,7 +43,7 @@
 typedef struct {
     uint8_t counts[N_KEEPS][YZ_N_FACES + 1];
     uint8_t size[N_KEEPS];
-    int16_t plus_die[N_KEEPS][YZ_N_FACES];  /* keep + one die of face f+1; -1 past 5 dice */
+    int16_t plus_die[N_KEEPS][YZ_N_FACES]; /* keep + one die of face f+1; -1 past 5 dice */
     /* The distinct keeps one die smaller, padded with the empty keep (a sub-keep of every
        keep), so the best-keep pass runs without branches. */
     int16_t smaller[N_KEEPS][YZ_N_DICE];

@@ -64,11 +64,13 @@ int yz_cli_report(const yz_cli_error *err)
 int yz_cli_parse_roll_args(int argc, char **argv, const char *command, int allow_throws,
                            yz_cli_roll_args *args)
 {
-    static const struct option long_options[] = {
-        {"roll", required_argument, NULL, 'r'},  {"rules", required_argument, NULL, 'R'},
-        {"card", required_argument, NULL, 'c'},  {"throws-left", required_argument, NULL, 't'},
-        {"json", no_argument, NULL, 'j'},        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    static const struct option long_options[] = {{"roll", required_argument, NULL, 'r'},
+                                                 {"rules", required_argument, NULL, 'R'},
+                                                 {"card", required_argument, NULL, 'c'},
+                                                 {"throws-left", required_argument, NULL, 't'},
+                                                 {"json", no_argument, NULL, 'j'},
+                                                 {"help", no_argument, NULL, 'h'},
+                                                 {NULL, 0, NULL, 0}};
     memset(args, 0, sizeof *args);
     args->throws_left = -1;
     optind = 1;
@@ -82,7 +84,8 @@ int yz_cli_parse_roll_args(int argc, char **argv, const char *command, int allow
         case 'j': args->json = 1; break;
         case 'h': args->help = 1; return YZ_EXIT_OK;
         case 't': {
-            if (!allow_throws) return yz_cli_fail(YZ_EXIT_USAGE, "%s: unknown option --throws-left", command);
+            if (!allow_throws)
+                return yz_cli_fail(YZ_EXIT_USAGE, "%s: unknown option --throws-left", command);
             char *end;
             long value = strtol(optarg, &end, 10);
             if (*optarg == '\0' || *end != '\0' || value < 0 || value > 2)
@@ -99,8 +102,8 @@ int yz_cli_parse_roll_args(int argc, char **argv, const char *command, int allow
     return YZ_EXIT_OK;
 }
 
-int yz_cli_load_game_state(const yz_cli_roll_args *args, const yz_profile **profile,
-                           yz_card *card, yz_roll *roll)
+int yz_cli_load_game_state(const yz_cli_roll_args *args, const yz_profile **profile, yz_card *card,
+                           yz_roll *roll)
 {
     *profile = NULL;
     if (args->rules_name) {
@@ -132,7 +135,8 @@ const char *yz_cli_box_label(const yz_profile *profile, yz_box box)
 
 void yz_cli_print_roll(FILE *out, const yz_roll *roll)
 {
-    for (int i = 0; i < YZ_N_DICE; i++) fprintf(out, i ? " %d" : "%d", roll->dice[i]);
+    for (int i = 0; i < YZ_N_DICE; i++)
+        fprintf(out, i ? " %d" : "%d", roll->dice[i]);
 }
 
 double yz_cli_now(void)

@@ -12,12 +12,12 @@
 /* Exit codes, documented in README.md and in `yardzee --help`. */
 enum {
     YZ_EXIT_OK = 0,
-    YZ_EXIT_DATA = 1,     /* a file or value that is wrong: broken JSON, a filled box, ... */
-    YZ_EXIT_USAGE = 2,    /* a malformed command line */
-    YZ_EXIT_REFUSED = 3,  /* read: the photo loaded but the dice could not be read with confidence */
+    YZ_EXIT_DATA = 1,    /* a file or value that is wrong: broken JSON, a filled box, ... */
+    YZ_EXIT_USAGE = 2,   /* a malformed command line */
+    YZ_EXIT_REFUSED = 3, /* read: the photo loaded but the dice could not be read with confidence */
     YZ_EXIT_MISMATCH = 4,   /* verify: the photo does not show the claimed roll */
     YZ_EXIT_EVAL_BELOW = 5, /* eval: a --min/--max requirement was not met */
-    YZ_EXIT_INTERNAL = 70 /* out of memory, a cache that cannot be written, ... */
+    YZ_EXIT_INTERNAL = 70   /* out of memory, a cache that cannot be written, ... */
 };
 
 /* Prints "yardzee: <message>" on stderr, one line, and returns code. */
@@ -72,8 +72,8 @@ int yz_cli_parse_roll_args(int argc, char **argv, const char *command, int allow
                            yz_cli_roll_args *args);
 
 /* Resolves --rules (or the card's "rules", or the default), reads --card, parses --roll. */
-int yz_cli_load_game_state(const yz_cli_roll_args *args, const yz_profile **profile,
-                           yz_card *card, yz_roll *roll);
+int yz_cli_load_game_state(const yz_cli_roll_args *args, const yz_profile **profile, yz_card *card,
+                           yz_roll *roll);
 
 /* Reads a scorecard file (format in README.md). *profile may be NULL on entry: the card's own
  * "rules" then chooses; a card for other rules than *profile is refused (error filled, nothing

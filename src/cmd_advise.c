@@ -16,7 +16,8 @@ static const char advise_help[] =
 static json_t *dice_json(const uint8_t *dice, int n_dice)
 {
     json_t *array = json_array();
-    for (int i = 0; i < n_dice; i++) json_array_append_new(array, json_integer(dice[i]));
+    for (int i = 0; i < n_dice; i++)
+        json_array_append_new(array, json_integer(dice[i]));
     return array;
 }
 
@@ -24,7 +25,8 @@ static void print_keep(const yz_keep_advice *keep)
 {
     char dice[32] = "nothing";
     int at = 0;
-    for (int i = 0; i < keep->n_keep; i++) at += snprintf(dice + at, sizeof dice - (size_t)at, i ? " %d" : "%d", keep->keep[i]);
+    for (int i = 0; i < keep->n_keep; i++)
+        at += snprintf(dice + at, sizeof dice - (size_t)at, i ? " %d" : "%d", keep->keep[i]);
     printf("  keep %-10s reroll %d   expected final score %.2f\n", dice, YZ_N_DICE - keep->n_keep,
            keep->expected);
 }
@@ -85,14 +87,16 @@ int yz_cmd_advise(int argc, char **argv)
         printf("Best: ");
         print_keep(&keeps[0]);
         if (n_keeps > 1) printf("Next best:\n");
-        for (int i = 1; i < n_keeps; i++) print_keep(&keeps[i]);
+        for (int i = 1; i < n_keeps; i++)
+            print_keep(&keeps[i]);
         return YZ_EXIT_OK;
     }
     for (int i = 0; i < n_boxes; i++) {
         const yz_option *option = &boxes[i].option;
-        printf("%s %-16s %3d points%s   expected final score %.2f\n", i ? "     " : "Best:",
-               yz_cli_box_label(profile, option->box), option->points + option->bonus,
-               option->bonus ? " (with bonus)" : "", boxes[i].expected);
+        printf("%s %-16s %3d points%s   expected final score %.2f\n",
+               i ? "     " : "Best:", yz_cli_box_label(profile, option->box),
+               option->points + option->bonus, option->bonus ? " (with bonus)" : "",
+               boxes[i].expected);
     }
     return YZ_EXIT_OK;
 }

@@ -42,8 +42,8 @@ typedef struct {
 } path_list;
 
 typedef struct {
-    int done;     /* read in this run */
-    int status;   /* 0 ok, 1 refused, 2 unreadable */
+    int done;   /* read in this run */
+    int status; /* 0 ok, 1 refused, 2 unreadable */
     char reason[256];
     int roll[YZ_N_DICE];
     int n_dice; /* found, ok or refused */
@@ -123,14 +123,16 @@ static void read_one(const batch_job *job, yz_vision_nets *nets, size_t index)
     yz_vision_result result;
     yz_vision_error err;
     row->done = 1;
-    if (yz_cli_read_photo(job->photos->paths[index], YZ_N_DICE, nets, NULL, 1, &result, &err) != YZ_EXIT_OK) {
+    if (yz_cli_read_photo(job->photos->paths[index], YZ_N_DICE, nets, NULL, 1, &result, &err) !=
+        YZ_EXIT_OK) {
         row->status = 2;
         snprintf(row->reason, sizeof row->reason, "%s", err.message);
         return;
     }
     /* Every die's confidence, also on a refused photo: it shows which die was in doubt. */
     row->n_dice = result.n_dice;
-    for (int i = 0; i < result.n_dice; i++) row->confidence[i] = result.dice[i].confidence;
+    for (int i = 0; i < result.n_dice; i++)
+        row->confidence[i] = result.dice[i].confidence;
     if (result.status != YZ_VISION_READ_OK) {
         row->status = 1;
         snprintf(row->reason, sizeof row->reason, "%s", result.reason);
@@ -214,14 +216,16 @@ static void write_csv_row(FILE *out, const char *file, const photo_row *row)
     fprintf(out, ",%s,", status_names[row->status]);
     csv_quoted(out, row->reason);
     fputc(',', out);
-    for (int i = 0; row->status == 0 && i < YZ_N_DICE; i++) fprintf(out, i ? " %d" : "%d", row->roll[i]);
+    for (int i = 0; row->status == 0 && i < YZ_N_DICE; i++)
+        fprintf(out, i ? " %d" : "%d", row->roll[i]);
     fputc(',', out);
     for (int i = 0; row->status != 2 && i < row->n_dice; i++)
         fprintf(out, i ? " %.2f" : "%.2f", row->confidence[i]);
     if (row->status == 0)
         fprintf(out, ",%s,%d,%s,%d\n", yz_rules_box_name(row->most_box), row->most_points,
                 yz_rules_box_name(row->advisor_box), row->advisor_points);
-    else fprintf(out, ",,,,\n");
+    else
+        fprintf(out, ",,,,\n");
 }
 
 static json_t *row_json(const char *file, const photo_row *row)
@@ -230,20 +234,21 @@ static json_t *row_json(const char *file, const photo_row *row)
     for (int i = 0; row->status == 0 && i < YZ_N_DICE; i++)
         json_array_append_new(roll, json_integer(row->roll[i]));
     for (int i = 0; row->status != 2 && i < row->n_dice; i++)
-        json_array_append_new(confidence, json_real((double)(int)(row->confidence[i] * 100 + 0.5) / 100));
-    json_t *entry = json_pack("{s:s, s:s, s:s, s:o, s:o}", "file", file, "status",
-                              status_names[row->status], "reason", row->reason, "roll", roll,
-                              "confidence", confidence);
+        json_array_append_new(confidence,
+                              json_real((double)(int)(row->confidence[i] * 100 + 0.5) / 100));
+    json_t *entry =
+        json_pack("{s:s, s:s, s:s, s:o, s:o}", "file", file, "status", status_names[row->status],
+                  "reason", row->reason, "roll", roll, "confidence", confidence);
     json_object_set_new(entry, "most_points",
-                        row->status == 0 ? json_pack("{s:s, s:i}", "box",
-                                                     yz_rules_box_name(row->most_box), "points",
-                                                     row->most_points)
-                                         : json_null());
+                        row->status == 0
+                            ? json_pack("{s:s, s:i}", "box", yz_rules_box_name(row->most_box),
+                                        "points", row->most_points)
+                            : json_null());
     json_object_set_new(entry, "advisor",
-                        row->status == 0 ? json_pack("{s:s, s:i}", "box",
-                                                     yz_rules_box_name(row->advisor_box), "points",
-                                                     row->advisor_points)
-                                         : json_null());
+                        row->status == 0
+                            ? json_pack("{s:s, s:i}", "box", yz_rules_box_name(row->advisor_box),
+                                        "points", row->advisor_points)
+                            : json_null());
     return entry;
 }
 
@@ -270,12 +275,16 @@ static char *csv_first_field(const char *line)
     size_t at = 0;
     if (line[0] == '"') {
         for (const char *c = line + 1; *c; c++) {
-            if (*c == '"' && c[1] == '"') field[at++] = '"', c++;
-            else if (*c == '"') break;
-            else field[at++] = *c;
+            if (*c == '"' && c[1] == '"')
+                field[at++] = '"', c++;
+            else if (*c == '"')
+                break;
+            else
+                field[at++] = *c;
         }
     } else {
-        for (const char *c = line; *c && *c != ',' && *c != '\n'; c++) field[at++] = *c;
+        for (const char *c = line; *c && *c != ',' && *c != '\n'; c++)
+            field[at++] = *c;
     }
     field[at] = '\0';
     return field;
@@ -313,8 +322,10 @@ static int read_earlier(const char *path, int json, earlier_rows *earlier)
             if (strncmp(line, "file,status,", 12) != 0)
                 code = yz_cli_fail(YZ_EXIT_DATA, "%s: not a batch report to resume", path);
             else if (strcmp(line, csv_header) != 0)
-                code = yz_cli_fail(YZ_EXIT_DATA, "%s: a report with other columns (an older "
-                                   "yardzee): write a new one, without --resume", path);
+                code = yz_cli_fail(YZ_EXIT_DATA,
+                                   "%s: a report with other columns (an older "
+                                   "yardzee): write a new one, without --resume",
+                                   path);
             continue;
         }
         if (earlier->n == capacity) {
@@ -348,8 +359,9 @@ static void free_earlier(earlier_rows *earlier)
 
 /* The whole report as text: rows in sorted file order, a photo not read in this run from the
  * earlier report. */
-static char *report_text(const path_list *photos, const photo_row *rows, const earlier_rows *earlier,
-                         const yz_profile *profile, int json, size_t *len)
+static char *report_text(const path_list *photos, const photo_row *rows,
+                         const earlier_rows *earlier, const yz_profile *profile, int json,
+                         size_t *len)
 {
     char *text = NULL;
     if (json) {
@@ -375,8 +387,10 @@ static char *report_text(const path_list *photos, const photo_row *rows, const e
     fputs(csv_header, out);
     for (size_t i = 0; i < photos->n_paths; i++) {
         long earlier_row = rows[i].done ? -1 : earlier_index(earlier, photos->paths[i]);
-        if (earlier_row >= 0) fputs(earlier->csv_lines[earlier_row], out);
-        else write_csv_row(out, photos->paths[i], &rows[i]);
+        if (earlier_row >= 0)
+            fputs(earlier->csv_lines[earlier_row], out);
+        else
+            write_csv_row(out, photos->paths[i], &rows[i]);
     }
     fclose(out);
     return text;
@@ -384,11 +398,13 @@ static char *report_text(const path_list *photos, const photo_row *rows, const e
 
 int yz_cmd_batch(int argc, char **argv)
 {
-    static const struct option long_options[] = {
-        {"jobs", required_argument, NULL, 'j'}, {"csv", required_argument, NULL, 'c'},
-        {"json", required_argument, NULL, 'J'}, {"rules", required_argument, NULL, 'R'},
-        {"resume", no_argument, NULL, 'r'},     {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    static const struct option long_options[] = {{"jobs", required_argument, NULL, 'j'},
+                                                 {"csv", required_argument, NULL, 'c'},
+                                                 {"json", required_argument, NULL, 'J'},
+                                                 {"rules", required_argument, NULL, 'R'},
+                                                 {"resume", no_argument, NULL, 'r'},
+                                                 {"help", no_argument, NULL, 'h'},
+                                                 {NULL, 0, NULL, 0}};
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int n_jobs = cores > 0 ? (int)cores : 1, resume = 0, opt;
     const char *out_paths[2] = {NULL, NULL}, *rules_name = NULL; /* CSV, JSON */
@@ -412,12 +428,14 @@ int yz_cmd_batch(int argc, char **argv)
         default: return yz_cli_bad_option("batch", opt, argv);
         }
     }
-    if (optind >= argc) return yz_cli_fail(YZ_EXIT_USAGE, "batch: give at least one folder or photo");
+    if (optind >= argc)
+        return yz_cli_fail(YZ_EXIT_USAGE, "batch: give at least one folder or photo");
     if (resume && !out_paths[0] && !out_paths[1])
         return yz_cli_fail(YZ_EXIT_USAGE, "batch: --resume needs --csv or --json");
     if (out_paths[0] && out_paths[1] && strcmp(out_paths[0], out_paths[1]) == 0)
         return yz_cli_fail(YZ_EXIT_USAGE, "batch: --csv and --json name the same file");
-    const yz_profile *profile = rules_name ? yz_rules_profile_find(rules_name) : yz_rules_profile_default();
+    const yz_profile *profile =
+        rules_name ? yz_rules_profile_find(rules_name) : yz_rules_profile_default();
     if (!profile) return yz_cli_fail(YZ_EXIT_USAGE, "--rules: unknown rules '%s'", rules_name);
 
     path_list photos = {0};
@@ -438,8 +456,10 @@ int yz_cmd_batch(int argc, char **argv)
     /* A photo named twice (or a folder and a photo in it) is one row. */
     size_t n_unique = 0;
     for (size_t i = 0; i < photos.n_paths; i++) {
-        if (n_unique && strcmp(photos.paths[n_unique - 1], photos.paths[i]) == 0) free(photos.paths[i]);
-        else photos.paths[n_unique++] = photos.paths[i];
+        if (n_unique && strcmp(photos.paths[n_unique - 1], photos.paths[i]) == 0)
+            free(photos.paths[i]);
+        else
+            photos.paths[n_unique++] = photos.paths[i];
     }
     photos.n_paths = n_unique;
     earlier_rows earlier[2] = {{0}, {0}};
@@ -477,7 +497,8 @@ int yz_cmd_batch(int argc, char **argv)
             nanosleep(&(struct timespec){0, 200000000}, NULL);
         }
         batch_worker(&job); /* finishes the work if no thread could be started */
-        for (int i = 0; i < started; i++) pthread_join(threads[i], NULL);
+        for (int i = 0; i < started; i++)
+            pthread_join(threads[i], NULL);
         if (progress) {
             show_progress((int)photos.n_paths, (int)photos.n_paths, yz_cli_now() - start);
             fputc('\n', stderr);
@@ -487,8 +508,10 @@ int yz_cmd_batch(int argc, char **argv)
             size_t len = 0;
             char *text = report_text(&photos, rows, &earlier[k], profile, k, &len);
             int error_number = 0;
-            if (!text) code = yz_cli_fail(YZ_EXIT_INTERNAL, "out of memory");
-            else if (!out_paths[k]) fwrite(text, 1, len, stdout);
+            if (!text)
+                code = yz_cli_fail(YZ_EXIT_INTERNAL, "out of memory");
+            else if (!out_paths[k])
+                fwrite(text, 1, len, stdout);
             else if (yz_cli_write_atomically(out_paths[k], text, len, &error_number) != 0)
                 code = yz_cli_fail(YZ_EXIT_DATA, "%s: cannot write: %s", out_paths[k],
                                    strerror(error_number));
@@ -501,16 +524,19 @@ int yz_cmd_batch(int argc, char **argv)
             if (rows[i].done) counts[rows[i].status]++;
         double seconds = yz_cli_now() - start;
         int n_read = counts[0] + counts[1] + counts[2];
-        fprintf(stderr, "%zu photos: %d ok, %d refused, %d unreadable, %d already done; %.1f s "
-                "(%.1f photos/s on %d jobs)\n", photos.n_paths, counts[0], counts[1], counts[2],
-                n_skipped, seconds, seconds > 0 ? n_read / seconds : 0, n_jobs);
+        fprintf(stderr,
+                "%zu photos: %d ok, %d refused, %d unreadable, %d already done; %.1f s "
+                "(%.1f photos/s on %d jobs)\n",
+                photos.n_paths, counts[0], counts[1], counts[2], n_skipped, seconds,
+                seconds > 0 ? n_read / seconds : 0, n_jobs);
     }
     yz_strategy_free(strategy);
     free(rows);
     free(earlier_row);
     free_earlier(&earlier[0]);
     free_earlier(&earlier[1]);
-    for (size_t i = 0; i < photos.n_paths; i++) free(photos.paths[i]);
+    for (size_t i = 0; i < photos.n_paths; i++)
+        free(photos.paths[i]);
     free(photos.paths);
     return code;
 }

@@ -49,7 +49,8 @@ static const char eval_help[] =
 
 static void truth_free(truth_set *truth)
 {
-    for (int i = 0; i < truth->n_photos; i++) free(truth->photos[i].file);
+    for (int i = 0; i < truth->n_photos; i++)
+        free(truth->photos[i].file);
     free(truth->photos);
 }
 
@@ -86,7 +87,8 @@ static int parse_truth_line(truth_set *truth, char *line, const char *path, int 
         return yz_cli_fail(YZ_EXIT_DATA, "%s: line %d: value %ld is not 1-6", path, line_no,
                            numbers[0]);
     die.value = (int)numbers[0];
-    for (int i = 0; i < 4; i++) die.box[i] = (int)numbers[i + 1];
+    for (int i = 0; i < 4; i++)
+        die.box[i] = (int)numbers[i + 1];
     if (n_fields == 7) die.top_visible = numbers[5] != 0;
     truth_photo *photo = photo_named(truth, fields[0]);
     if (!photo) return yz_cli_fail(YZ_EXIT_DATA, "%s: more than %d photos", path, MAX_PHOTOS);
@@ -117,8 +119,10 @@ static int read_truth(const char *path, truth_set *truth)
             code = yz_cli_fail(YZ_EXIT_DATA, "%s: more than %d bytes", path, MAX_TRUTH_BYTES);
         else if (line_no == 1) {
             if (strncmp(line, "file,value,x,y,w,h", 18) != 0)
-                code = yz_cli_fail(YZ_EXIT_DATA, "%s: line 1: expected the header "
-                                   "file,value,x,y,w,h[,top_visible]", path);
+                code = yz_cli_fail(YZ_EXIT_DATA,
+                                   "%s: line 1: expected the header "
+                                   "file,value,x,y,w,h[,top_visible]",
+                                   path);
         } else if (line[0] != '\n' && line[0] != '\r')
             code = parse_truth_line(truth, line, path, line_no);
     }
@@ -138,7 +142,8 @@ static int contains(const int box[4], double x, double y)
 static void match_dice(const truth_photo *truth, const yz_vision_result *result, int matched[])
 {
     int taken[YZ_VISION_MAX_DICE] = {0};
-    for (int t = 0; t < truth->n_dice; t++) matched[t] = -1;
+    for (int t = 0; t < truth->n_dice; t++)
+        matched[t] = -1;
     for (;;) {
         double best = INFINITY;
         int best_t = -1, best_r = -1;
@@ -165,7 +170,8 @@ static int same_roll(const truth_photo *truth, const yz_vision_result *result)
 {
     int counts[7] = {0};
     if (truth->n_dice != result->n_dice) return 0;
-    for (int i = 0; i < truth->n_dice; i++) counts[truth->dice[i].value]++;
+    for (int i = 0; i < truth->n_dice; i++)
+        counts[truth->dice[i].value]++;
     for (int i = 0; i < result->n_dice; i++) {
         int v = result->dice[i].value;
         if (v < 1 || v > 6 || --counts[v] < 0) return 0;
@@ -183,12 +189,12 @@ typedef struct {
 typedef struct {
     int photos, read_ok, refused, unreadable, wrong_ok;
     int dice, dice_right, dice_missed, dice_no_value, dice_hidden;
-    int confusion[7][7]; /* [true][read] */
-    int photos_right;                  /* read ok with the true roll */
-    int five_photos, five_right;       /* photos of five readable dice */
-    int odd_photos, odd_refused;       /* photos that are not five readable dice */
-    double *ms;                        /* per photo */
-    wrong_ok_photo *wrong;             /* the wrong_ok photos, in truth order; room for all */
+    int confusion[7][7];         /* [true][read] */
+    int photos_right;            /* read ok with the true roll */
+    int five_photos, five_right; /* photos of five readable dice */
+    int odd_photos, odd_refused; /* photos that are not five readable dice */
+    double *ms;                  /* per photo */
+    wrong_ok_photo *wrong;       /* the wrong_ok photos, in truth order; room for all */
 } eval_stats;
 
 /* A photo that is not five readable dice must be refused when five are expected. */
@@ -259,12 +265,15 @@ static double percent(int part, int whole)
 static void print_wrong_ok(const wrong_ok_photo *wrong)
 {
     printf("  %s: read", wrong->truth->file);
-    for (int i = 0; i < wrong->n_read; i++) printf(" %d", wrong->read[i]);
+    for (int i = 0; i < wrong->n_read; i++)
+        printf(" %d", wrong->read[i]);
     printf("; truth");
     for (int t = 0; t < wrong->truth->n_dice; t++) {
         const truth_die *die = &wrong->truth->dice[t];
-        if (die->top_visible) printf(" %d", die->value);
-        else printf(" ?");
+        if (die->top_visible)
+            printf(" %d", die->value);
+        else
+            printf(" ?");
     }
     putchar('\n');
 }
@@ -298,18 +307,19 @@ static void print_report(const char *dir, const eval_stats *s, double median_ms,
            percent(s->photos_right, s->photos));
     printf("five-dice photos entirely right: %d/%d (%.1f%%)\n", s->five_right, s->five_photos,
            percent(s->five_right, s->five_photos));
-    printf("other photos (not five readable dice) refused: %d/%d\n", s->odd_refused,
-           s->odd_photos);
+    printf("other photos (not five readable dice) refused: %d/%d\n", s->odd_refused, s->odd_photos);
     printf("time per photo: median %.1f ms, p95 %.1f ms\n", median_ms, p95_ms);
     printf("confusion (rows: true value, columns: value read)\n      1    2    3    4    5    6\n");
     for (int t = 1; t <= 6; t++) {
         printf("%d", t);
-        for (int r = 1; r <= 6; r++) printf(" %4d", s->confusion[t][r]);
+        for (int r = 1; r <= 6; r++)
+            printf(" %4d", s->confusion[t][r]);
         putchar('\n');
     }
     if (s->wrong_ok)
         printf("wrong but reported ok (truth in the CSV's order, ? for a hidden top):\n");
-    for (int w = 0; w < s->wrong_ok; w++) print_wrong_ok(&s->wrong[w]);
+    for (int w = 0; w < s->wrong_ok; w++)
+        print_wrong_ok(&s->wrong[w]);
 }
 
 static json_t *report_json(const char *dir, const eval_stats *s, double median_ms, double p95_ms)
@@ -317,7 +327,8 @@ static json_t *report_json(const char *dir, const eval_stats *s, double median_m
     json_t *confusion = json_array();
     for (int t = 1; t <= 6; t++) {
         json_t *row = json_array();
-        for (int r = 1; r <= 6; r++) json_array_append_new(row, json_integer(s->confusion[t][r]));
+        for (int r = 1; r <= 6; r++)
+            json_array_append_new(row, json_integer(s->confusion[t][r]));
         json_array_append_new(confusion, row);
     }
     return json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:i, s:f, "
@@ -328,11 +339,10 @@ static json_t *report_json(const char *dir, const eval_stats *s, double median_m
                      s->dice_no_value, "dice_hidden", s->dice_hidden, "die_accuracy",
                      percent(s->dice_right, s->dice), "photos_right", s->photos_right,
                      "photo_accuracy", percent(s->photos_right, s->photos), "five_photos",
-                     s->five_photos, "five_right",
-                     s->five_right, "roll_accuracy", percent(s->five_right, s->five_photos),
-                     "odd_photos", s->odd_photos, "odd_refused", s->odd_refused, "median_ms",
-                     median_ms, "p95_ms", p95_ms, "confusion", confusion, "wrong_ok_photos",
-                     wrong_ok_json(s));
+                     s->five_photos, "five_right", s->five_right, "roll_accuracy",
+                     percent(s->five_right, s->five_photos), "odd_photos", s->odd_photos,
+                     "odd_refused", s->odd_refused, "median_ms", median_ms, "p95_ms", p95_ms,
+                     "confusion", confusion, "wrong_ok_photos", wrong_ok_json(s));
 }
 
 typedef struct {
@@ -354,9 +364,11 @@ static int check_requirements(const eval_requirements *req, const eval_stats *s)
         code = yz_cli_fail(YZ_EXIT_EVAL_BELOW, "eval: %d wrong rolls reported ok (at most %d)",
                            s->wrong_ok, req->max_wrong_ok);
     if (req->min_odd_refused >= 0 && percent(s->odd_refused, s->odd_photos) < req->min_odd_refused)
-        code = yz_cli_fail(YZ_EXIT_EVAL_BELOW, "eval: %d of %d photos of other than five dice "
-                           "refused (%.1f%% is below %.1f%%)", s->odd_refused, s->odd_photos,
-                           percent(s->odd_refused, s->odd_photos), req->min_odd_refused);
+        code = yz_cli_fail(YZ_EXIT_EVAL_BELOW,
+                           "eval: %d of %d photos of other than five dice "
+                           "refused (%.1f%% is below %.1f%%)",
+                           s->odd_refused, s->odd_photos, percent(s->odd_refused, s->odd_photos),
+                           req->min_odd_refused);
     return code;
 }
 
@@ -394,13 +406,19 @@ int yz_cmd_eval(int argc, char **argv)
         case 'j': json = 1; break;
         case 'h': fputs(eval_help, stdout); return YZ_EXIT_OK;
         case 'e':
-            if (strcmp(optarg, "any") == 0) options.expect = 0;
-            else if (strcmp(optarg, "5") == 0) options.expect = 5;
-            else if (strcmp(optarg, "truth") == 0) expect_truth = 1;
-            else code = yz_cli_fail(YZ_EXIT_USAGE, "--expect: '%s' is not 5, any or truth", optarg);
+            if (strcmp(optarg, "any") == 0)
+                options.expect = 0;
+            else if (strcmp(optarg, "5") == 0)
+                options.expect = 5;
+            else if (strcmp(optarg, "truth") == 0)
+                expect_truth = 1;
+            else
+                code = yz_cli_fail(YZ_EXIT_USAGE, "--expect: '%s' is not 5, any or truth", optarg);
             break;
         case 'd': code = parse_percent(optarg, "--min-die-accuracy", &req.min_die_accuracy); break;
-        case 'r': code = parse_percent(optarg, "--min-roll-accuracy", &req.min_roll_accuracy); break;
+        case 'r':
+            code = parse_percent(optarg, "--min-roll-accuracy", &req.min_roll_accuracy);
+            break;
         case 'o': code = parse_percent(optarg, "--min-odd-refused", &req.min_odd_refused); break;
         case 'w': {
             char *end;
@@ -410,8 +428,7 @@ int yz_cmd_eval(int argc, char **argv)
             req.max_wrong_ok = (int)value;
             break;
         }
-        default:
-            code = yz_cli_bad_option("eval", opt, argv);
+        default: code = yz_cli_bad_option("eval", opt, argv);
         }
     }
     if (code != YZ_EXIT_OK) return code;
@@ -458,7 +475,8 @@ int yz_cmd_eval(int argc, char **argv)
     }
     qsort(stats.ms, (size_t)n_timed, sizeof *stats.ms, compare_doubles);
     double median_ms = n_timed ? stats.ms[n_timed / 2] : 0;
-    double p95_ms = n_timed ? stats.ms[(n_timed * 95) / 100 < n_timed ? (n_timed * 95) / 100 : n_timed - 1] : 0;
+    double p95_ms =
+        n_timed ? stats.ms[(n_timed * 95) / 100 < n_timed ? (n_timed * 95) / 100 : n_timed - 1] : 0;
     if (json) {
         json_t *report = report_json(dir, &stats, median_ms, p95_ms);
         char *text = json_dumps(report, JSON_COMPACT | JSON_REAL_PRECISION(6));

@@ -30,12 +30,15 @@ typedef struct {
 
 static int parse_game_args(int argc, char **argv, game_args *args)
 {
-    static const struct option long_options[] = {
-        {"file", required_argument, NULL, 'f'},   {"players", required_argument, NULL, 'P'},
-        {"rules", required_argument, NULL, 'R'},  {"roll", required_argument, NULL, 'r'},
-        {"player", required_argument, NULL, 'p'}, {"json", no_argument, NULL, 'j'},
-        {"force", no_argument, NULL, 'F'},        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    static const struct option long_options[] = {{"file", required_argument, NULL, 'f'},
+                                                 {"players", required_argument, NULL, 'P'},
+                                                 {"rules", required_argument, NULL, 'R'},
+                                                 {"roll", required_argument, NULL, 'r'},
+                                                 {"player", required_argument, NULL, 'p'},
+                                                 {"json", no_argument, NULL, 'j'},
+                                                 {"force", no_argument, NULL, 'F'},
+                                                 {"help", no_argument, NULL, 'h'},
+                                                 {NULL, 0, NULL, 0}};
     memset(args, 0, sizeof *args);
     args->file = DEFAULT_GAME_FILE;
     optind = 1;
@@ -77,7 +80,8 @@ static int parse_kept(const char *text, uint8_t *dice, int *n_dice)
 
 static void print_dice(const uint8_t *dice, int n_dice)
 {
-    for (int i = 0; i < n_dice; i++) printf(i ? " %d" : "%d", dice[i]);
+    for (int i = 0; i < n_dice; i++)
+        printf(i ? " %d" : "%d", dice[i]);
 }
 
 static void print_whose_turn(const yz_game *game)
@@ -108,8 +112,10 @@ static void print_advice(const yz_game *game)
     const yz_keep_advice keep = turn.keep;
     if (turn.keeping) {
         printf("Advice: keep ");
-        if (keep.n_keep) print_dice(keep.keep, keep.n_keep);
-        else printf("nothing");
+        if (keep.n_keep)
+            print_dice(keep.keep, keep.n_keep);
+        else
+            printf("nothing");
         printf(" and throw %d %s (expected final score %.1f).\n", YZ_N_DICE - keep.n_keep,
                YZ_N_DICE - keep.n_keep == 1 ? "die" : "dice", keep.expected);
     } else {
@@ -137,11 +143,13 @@ static void print_standings(const yz_game *game)
     printf("\n");
     if (!yz_game_is_over(game)) return;
     int n_winners = 0;
-    for (int i = 0; i < game->n_players; i++) n_winners += place[i] == 1;
+    for (int i = 0; i < game->n_players; i++)
+        n_winners += place[i] == 1;
     printf(n_winners > 1 ? "Game over: a tie between" : "Game over: the winner is");
     for (int i = 0, shown = 0; i < game->n_players; i++)
         if (place[order[i]] == 1)
-            printf("%s %s", shown++ ? (shown == n_winners ? " and" : ",") : "", game->names[order[i]]);
+            printf("%s %s", shown++ ? (shown == n_winners ? " and" : ",") : "",
+                   game->names[order[i]]);
     printf(".\n");
 }
 
@@ -149,33 +157,41 @@ static void print_cards(const yz_game *game)
 {
     const yz_profile *profile = game->profile;
     printf("%-16s", "");
-    for (int p = 0; p < game->n_players; p++) printf(" %8.8s", game->names[p]);
+    for (int p = 0; p < game->n_players; p++)
+        printf(" %8.8s", game->names[p]);
     printf("\n");
     yz_totals totals[YZ_MAX_PLAYERS];
-    for (int p = 0; p < game->n_players; p++) yz_rules_totals(profile, &game->cards[p], &totals[p]);
+    for (int p = 0; p < game->n_players; p++)
+        yz_rules_totals(profile, &game->cards[p], &totals[p]);
     for (int i = 0; i < profile->n_boxes; i++) {
         yz_box box = profile->boxes[i];
         printf("%-16s", yz_cli_box_label(profile, box));
         for (int p = 0; p < game->n_players; p++) {
-            if (yz_rules_card_is_open(&game->cards[p], box)) printf(" %8s", ".");
-            else printf(" %8d", game->cards[p].points[box]);
+            if (yz_rules_card_is_open(&game->cards[p], box))
+                printf(" %8s", ".");
+            else
+                printf(" %8d", game->cards[p].points[box]);
         }
         printf("\n");
         if (box == YZ_BOX_SIXES) {
             printf("%-16s", "Upper total");
-            for (int p = 0; p < game->n_players; p++) printf(" %8d", totals[p].upper);
+            for (int p = 0; p < game->n_players; p++)
+                printf(" %8d", totals[p].upper);
             printf("\n%-16s", "Upper bonus");
-            for (int p = 0; p < game->n_players; p++) printf(" %8d", totals[p].upper_bonus);
+            for (int p = 0; p < game->n_players; p++)
+                printf(" %8d", totals[p].upper_bonus);
             printf("\n");
         }
     }
     if (profile->extra != YZ_EXTRA_NONE) {
         printf("%-16s", "Yahtzee bonus");
-        for (int p = 0; p < game->n_players; p++) printf(" %8d", totals[p].yahtzee_bonus);
+        for (int p = 0; p < game->n_players; p++)
+            printf(" %8d", totals[p].yahtzee_bonus);
         printf("\n");
     }
     printf("%-16s", "TOTAL");
-    for (int p = 0; p < game->n_players; p++) printf(" %8d", totals[p].total);
+    for (int p = 0; p < game->n_players; p++)
+        printf(" %8d", totals[p].total);
     printf("\n");
 }
 
@@ -192,9 +208,10 @@ static int show_json(const yz_game *game)
 
 static int game_new(const game_args *args)
 {
-    if (!args->players) return yz_cli_fail(YZ_EXIT_USAGE, "game new: --players Ann,Bob is required");
-    const yz_profile *profile = args->rules ? yz_rules_profile_find(args->rules)
-                                            : yz_rules_profile_default();
+    if (!args->players)
+        return yz_cli_fail(YZ_EXIT_USAGE, "game new: --players Ann,Bob is required");
+    const yz_profile *profile =
+        args->rules ? yz_rules_profile_find(args->rules) : yz_rules_profile_default();
     if (!profile)
         return yz_cli_fail(YZ_EXIT_USAGE, "--rules: unknown rules '%s' (see: yardzee rules)",
                            args->rules);
@@ -247,20 +264,23 @@ static int thrown_dice(const game_args *args, const yz_game *game, yz_roll *roll
     if (args->roll && game->n_kept && count_values(args->roll) == YZ_N_DICE - game->n_kept) {
         char whole[64];
         int at = 0;
-        for (int i = 0; i < game->n_kept; i++) at += snprintf(whole + at, sizeof whole - (size_t)at, "%d,", game->kept[i]);
+        for (int i = 0; i < game->n_kept; i++)
+            at += snprintf(whole + at, sizeof whole - (size_t)at, "%d,", game->kept[i]);
         snprintf(whole + at, sizeof whole - (size_t)at, "%.40s", args->roll);
         return yz_rules_roll_parse(whole, "--roll", roll, &err) == YZ_OK ? YZ_EXIT_OK
-                                                                       : yz_cli_fail_rules(&err);
+                                                                         : yz_cli_fail_rules(&err);
     }
     if (args->roll && game->n_kept && count_values(args->roll) != YZ_N_DICE)
         return yz_cli_fail(YZ_EXIT_USAGE,
                            "game throw: --roll: give the %d dice, or the %d %s thrown again "
                            "besides the kept ones (%d given)",
                            YZ_N_DICE, YZ_N_DICE - game->n_kept,
-                           YZ_N_DICE - game->n_kept == 1 ? "die" : "dice", count_values(args->roll));
+                           YZ_N_DICE - game->n_kept == 1 ? "die" : "dice",
+                           count_values(args->roll));
     if (args->roll)
-        return yz_rules_roll_parse(args->roll, "--roll", roll, &err) == YZ_OK ? YZ_EXIT_OK
-                                                                            : yz_cli_fail_rules(&err);
+        return yz_rules_roll_parse(args->roll, "--roll", roll, &err) == YZ_OK
+                   ? YZ_EXIT_OK
+                   : yz_cli_fail_rules(&err);
     yz_vision_result result;
     yz_vision_error vision_err;
     int code = yz_cli_read_photo(args->argument, YZ_N_DICE, NULL, NULL, 0, &result, &vision_err);
@@ -269,7 +289,8 @@ static int thrown_dice(const game_args *args, const yz_game *game, yz_roll *roll
         return yz_cli_fail(YZ_EXIT_REFUSED,
                            "%s: could not read the dice: %s (nothing was recorded). %s",
                            args->argument, result.reason, result.retake);
-    for (int i = 0; i < YZ_N_DICE; i++) roll->dice[i] = (uint8_t)result.roll[i];
+    for (int i = 0; i < YZ_N_DICE; i++)
+        roll->dice[i] = (uint8_t)result.roll[i];
     return YZ_EXIT_OK;
 }
 
@@ -291,7 +312,8 @@ static int game_move(const char *command, const game_args *args)
                            game->names[game->current], args->player);
     else if (strcmp(command, "throw") == 0) {
         code = thrown_dice(args, game, &roll);
-        if (code == YZ_EXIT_OK) move = yz_game_move_throw(game, &roll, args->roll ? NULL : args->argument);
+        if (code == YZ_EXIT_OK)
+            move = yz_game_move_throw(game, &roll, args->roll ? NULL : args->argument);
     } else if (!args->argument) {
         code = yz_cli_fail(YZ_EXIT_USAGE, "game %s: which %s?", command,
                            strcmp(command, "keep") == 0 ? "dice (e.g. 3,3 or none)" : "box");
@@ -318,7 +340,8 @@ static int game_move(const char *command, const game_args *args)
     snprintf(who, sizeof who, "%s", player);
     int bonuses_before = game->cards[game->current].extra_yahtzees;
     char why[300];
-    if (code == YZ_EXIT_OK && (code = yz_game_file_play(&file, move, why, sizeof why)) != YZ_EXIT_OK)
+    if (code == YZ_EXIT_OK &&
+        (code = yz_game_file_play(&file, move, why, sizeof why)) != YZ_EXIT_OK)
         code = yz_cli_fail(code, "%s: %s (nothing changed)", args->file, why);
     if (code == YZ_EXIT_OK && (code = yz_game_file_save(&file, args->file, &error)) != YZ_EXIT_OK)
         yz_cli_report(&error);
@@ -331,8 +354,10 @@ static int game_move(const char *command, const game_args *args)
             print_advice(game);
         } else if (strcmp(command, "keep") == 0) {
             printf("%s keeps ", who);
-            if (game->n_kept) print_dice(game->kept, game->n_kept);
-            else printf("nothing");
+            if (game->n_kept)
+                print_dice(game->kept, game->n_kept);
+            else
+                printf("nothing");
             printf(" and throws %d %s.\n", YZ_N_DICE - game->n_kept,
                    YZ_N_DICE - game->n_kept == 1 ? "die" : "dice");
         } else {
@@ -345,11 +370,13 @@ static int game_move(const char *command, const game_args *args)
                    (int)json_integer_value(json_object_get(played, "points")),
                    yz_cli_box_label(game->profile, box));
             if (card->extra_yahtzees > bonuses_before)
-                printf(", +%d Yahtzee bonus",
-                       (card->extra_yahtzees - bonuses_before) * game->profile->extra_yahtzee_bonus);
+                printf(", +%d Yahtzee bonus", (card->extra_yahtzees - bonuses_before) *
+                                                  game->profile->extra_yahtzee_bonus);
             printf(" (total %d).\n", totals.total);
-            if (yz_game_is_over(game)) print_standings(game);
-            else print_whose_turn(game);
+            if (yz_game_is_over(game))
+                print_standings(game);
+            else
+                print_whose_turn(game);
         }
     }
     yz_game_file_free(&file);
@@ -435,6 +462,6 @@ int yz_cmd_game(int argc, char **argv)
         return game_move(command, &args);
     if (strcmp(command, "show") == 0) return game_show(&args);
     if (strcmp(command, "undo") == 0) return game_undo(&args);
-    return yz_cli_fail(YZ_EXIT_USAGE, "game: unknown command '%s' (new, throw, keep, score, show, undo)",
-                       command);
+    return yz_cli_fail(YZ_EXIT_USAGE,
+                       "game: unknown command '%s' (new, throw, keep, score, show, undo)", command);
 }

@@ -21,14 +21,16 @@ static const char read_usage[] =
     "Reads the top faces of the dice in a JPEG, PNG or HEIC photo. By default exactly 5 dice must\n"
     "be found and every one read with confidence; otherwise the photo is refused (exit 3) with\n"
     "the reason. --expect any reports every die found. --annotate writes the photo with each\n"
-    "die's outline, top face and value drawn on it, and a close-up below when the dice are small.\n";
+    "die's outline, top face and value drawn on it, and a close-up below when the dice are "
+    "small.\n";
 
 static int parse_read_args(int argc, char **argv, read_args *args)
 {
-    static const struct option long_options[] = {
-        {"json", no_argument, NULL, 'j'},         {"annotate", required_argument, NULL, 'a'},
-        {"expect", required_argument, NULL, 'e'}, {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    static const struct option long_options[] = {{"json", no_argument, NULL, 'j'},
+                                                 {"annotate", required_argument, NULL, 'a'},
+                                                 {"expect", required_argument, NULL, 'e'},
+                                                 {"help", no_argument, NULL, 'h'},
+                                                 {NULL, 0, NULL, 0}};
     memset(args, 0, sizeof *args);
     args->expect = 5;
     optind = 1;
@@ -39,11 +41,15 @@ static int parse_read_args(int argc, char **argv, read_args *args)
         case 'j': args->json = 1; break;
         case 'a': args->annotate = optarg; break;
         case 'e':
-            if (strcmp(optarg, "any") == 0) args->expect = 0;
+            if (strcmp(optarg, "any") == 0)
+                args->expect = 0;
             else if (strspn(optarg, "0123456789") == strlen(optarg) && atoi(optarg) >= 1 &&
                      atoi(optarg) <= YZ_VISION_MAX_DICE)
                 args->expect = atoi(optarg);
-            else return yz_cli_fail(YZ_EXIT_USAGE, "read: --expect takes a number of dice or 'any', not '%s'", optarg);
+            else
+                return yz_cli_fail(YZ_EXIT_USAGE,
+                                   "read: --expect takes a number of dice or 'any', not '%s'",
+                                   optarg);
             break;
         case 'h': fputs(read_usage, stdout); return -1;
         default: return yz_cli_bad_option("read", option, argv);
@@ -70,7 +76,8 @@ static void print_human(const yz_vision_result *result)
 {
     if (result->status == YZ_VISION_READ_OK) {
         printf("Roll");
-        for (int i = 0; i < result->n_dice; i++) printf(" %d", result->roll[i]);
+        for (int i = 0; i < result->n_dice; i++)
+            printf(" %d", result->roll[i]);
         printf("  (%d %s, left to right)\n", result->n_dice, result->n_dice == 1 ? "die" : "dice");
     } else {
         printf("Refused: %s\n%s\n", result->reason, result->retake);
@@ -80,7 +87,8 @@ static void print_human(const yz_vision_result *result)
         char value[4] = "?";
         if (die->value) snprintf(value, sizeof value, "%d", die->value);
         printf("  die %d: %s  confidence %.2f%s  at %d,%d %dx%d\n", i + 1, value, die->confidence,
-               die->certain ? "" : " (uncertain)", die->box[0], die->box[1], die->box[2], die->box[3]);
+               die->certain ? "" : " (uncertain)", die->box[0], die->box[1], die->box[2],
+               die->box[3]);
     }
 }
 

@@ -565,18 +565,10 @@ int yz_cmd_game_review(int argc, char **argv)
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":hv", long_options, NULL)) != -1) {
         switch (opt) {
-        case 'f':
-            path = optarg;
-            break;
-        case 'j':
-            json = 1;
-            break;
-        case 'v':
-            verbose = 1;
-            break;
-        case 'h':
-            fputs(review_help, stdout);
-            return YZ_EXIT_OK;
+        case 'f': path = optarg; break;
+        case 'j': json = 1; break;
+        case 'v': verbose = 1; break;
+        case 'h': fputs(review_help, stdout); return YZ_EXIT_OK;
         case ':':
             return yz_cli_fail(YZ_EXIT_USAGE, "game review: %s needs a value", argv[optind - 1]);
         default:

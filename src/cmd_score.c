@@ -75,19 +75,22 @@ int yz_cmd_score(int argc, char **argv)
 
     if (args.json) {
         json_t *root = json_object(), *dice = json_array(), *list = json_array();
-        for (int i = 0; i < YZ_N_DICE; i++) json_array_append_new(dice, json_integer(roll.dice[i]));
+        for (int i = 0; i < YZ_N_DICE; i++)
+            json_array_append_new(dice, json_integer(roll.dice[i]));
         for (int i = 0; i < n_options; i++) {
             json_t *option = json_pack("{s:s, s:i}", "box", yz_rules_box_name(options[i].box),
                                        "points", options[i].points);
-            if (options[i].bonus) json_object_set_new(option, "bonus", json_integer(options[i].bonus));
+            if (options[i].bonus)
+                json_object_set_new(option, "bonus", json_integer(options[i].bonus));
             if (options[i].joker) json_object_set_new(option, "joker", json_true());
             json_array_append_new(list, option);
         }
         json_object_set_new(root, "rules", json_string(profile->name));
         json_object_set_new(root, "roll", dice);
         json_object_set_new(root, "options", list);
-        json_object_set_new(root, "best", json_pack("{s:s, s:i}", "box", yz_rules_box_name(best->box),
-                                                    "points", best->points));
+        json_object_set_new(
+            root, "best",
+            json_pack("{s:s, s:i}", "box", yz_rules_box_name(best->box), "points", best->points));
         json_object_set_new(root, "advice",
                             json_pack("{s:s, s:i, s:f, s:s}", "box",
                                       yz_rules_box_name(advised->box), "points", advised->points,
@@ -105,7 +108,7 @@ int yz_cmd_score(int argc, char **argv)
     yz_cli_print_roll(stdout, &roll);
     printf("  (%s rules)\n", profile->name);
     for (int i = 0; i < n_options; i++) {
-        const char *mark = i == 0 ? "  <- most points"
+        const char *mark = i == 0                                      ? "  <- most points"
                            : differs && options[i].box == advised->box ? "  <- advisor's choice"
                                                                        : "";
         printf("  %-16s %3d%s%s\n", yz_cli_box_label(profile, options[i].box), options[i].points,

@@ -63,9 +63,7 @@ static int parse_serve_args(int argc, char **argv, serve_args *args)
             if (*optarg == '\0' || *end != '\0' || args->port < 0 || args->port > 65535)
                 return yz_cli_fail(YZ_EXIT_USAGE, "--port: '%s' is not a port 0-65535", optarg);
             break;
-        case 'b':
-            args->bind = optarg;
-            break;
+        case 'b': args->bind = optarg; break;
         case 't': {
             long seconds = strtol(optarg, &end, 10);
             if (*optarg == '\0' || *end != '\0' || seconds < 1 || seconds > 3600)
@@ -74,19 +72,11 @@ static int parse_serve_args(int argc, char **argv, serve_args *args)
             args->request_timeout = (unsigned)seconds;
             break;
         }
-        case 'R':
-            args->rules = optarg;
-            break;
-        case 'g':
-            args->game = optarg;
-            break;
-        case 'h':
-            fputs(serve_help, stdout);
-            return -1;
-        case ':':
-            return yz_cli_fail(YZ_EXIT_USAGE, "serve: %s needs a value", argv[optind - 1]);
-        default:
-            return yz_cli_fail(YZ_EXIT_USAGE, "serve: unknown option %s", argv[optind - 1]);
+        case 'R': args->rules = optarg; break;
+        case 'g': args->game = optarg; break;
+        case 'h': fputs(serve_help, stdout); return -1;
+        case ':': return yz_cli_fail(YZ_EXIT_USAGE, "serve: %s needs a value", argv[optind - 1]);
+        default: return yz_cli_fail(YZ_EXIT_USAGE, "serve: unknown option %s", argv[optind - 1]);
         }
     }
     if (optind < argc)
@@ -280,9 +270,11 @@ int yz_cmd_serve(int argc, char **argv)
         pthread_mutex_init(&server->reads_lock, NULL);
         pthread_mutex_init(&server->buffers_lock, NULL);
         if (cores < 1) cores = 2;
-        sem_init(&server->readers, 0, (unsigned)(cores < YZ_SERVE_MAX_READERS ? cores : YZ_SERVE_MAX_READERS));
+        sem_init(&server->readers, 0,
+                 (unsigned)(cores < YZ_SERVE_MAX_READERS ? cores : YZ_SERVE_MAX_READERS));
         code = run(&args, server);
-        while (server->n_idle_nets) yz_vision_nets_free(server->idle_nets[--server->n_idle_nets]);
+        while (server->n_idle_nets)
+            yz_vision_nets_free(server->idle_nets[--server->n_idle_nets]);
         sem_destroy(&server->readers);
         pthread_mutex_destroy(&server->buffers_lock);
         pthread_mutex_destroy(&server->reads_lock);

@@ -22,18 +22,21 @@ static int print_snap_json(const char *photo, const yz_vision_result *result,
 {
     int ok = result->status == YZ_VISION_READ_OK;
     json_t *roll = json_array(), *advice = json_null();
-    for (int i = 0; ok && i < result->n_dice; i++) json_array_append_new(roll, json_integer(result->roll[i]));
+    for (int i = 0; ok && i < result->n_dice; i++)
+        json_array_append_new(roll, json_integer(result->roll[i]));
     if (keep) {
         json_t *kept = json_array();
-        for (int i = 0; i < keep->n_keep; i++) json_array_append_new(kept, json_integer(keep->keep[i]));
+        for (int i = 0; i < keep->n_keep; i++)
+            json_array_append_new(kept, json_integer(keep->keep[i]));
         advice = json_pack("{s:o, s:f}", "keep", kept, "expected", keep->expected);
     } else if (box) {
         advice = json_pack("{s:s, s:i, s:f}", "box", yz_rules_box_name(box->option.box), "points",
                            box->option.points + box->option.bonus, "expected", box->expected);
     }
-    json_t *root = json_pack("{s:s, s:s, s:s, s:o, s:f, s:o}", "file", photo, "status",
-                             ok ? "ok" : "refused", "reason", result->reason, "roll", roll,
-                             "confidence", ok ? yz_cli_roll_confidence(result) : 0.0, "advice", advice);
+    json_t *root =
+        json_pack("{s:s, s:s, s:s, s:o, s:f, s:o}", "file", photo, "status", ok ? "ok" : "refused",
+                  "reason", result->reason, "roll", roll, "confidence",
+                  ok ? yz_cli_roll_confidence(result) : 0.0, "advice", advice);
     json_object_set_new(root, "retake", ok ? json_null() : json_string(result->retake));
     if (profile) json_object_set_new(root, "rules", json_string(profile->name));
     char *text = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(6));
@@ -45,11 +48,13 @@ static int print_snap_json(const char *photo, const yz_vision_result *result,
 
 int yz_cmd_snap(int argc, char **argv)
 {
-    static const struct option long_options[] = {
-        {"rules", required_argument, NULL, 'R'},       {"card", required_argument, NULL, 'c'},
-        {"throws-left", required_argument, NULL, 't'}, {"annotate", required_argument, NULL, 'a'},
-        {"json", no_argument, NULL, 'j'},              {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    static const struct option long_options[] = {{"rules", required_argument, NULL, 'R'},
+                                                 {"card", required_argument, NULL, 'c'},
+                                                 {"throws-left", required_argument, NULL, 't'},
+                                                 {"annotate", required_argument, NULL, 'a'},
+                                                 {"json", no_argument, NULL, 'j'},
+                                                 {"help", no_argument, NULL, 'h'},
+                                                 {NULL, 0, NULL, 0}};
     yz_cli_roll_args args;
     memset(&args, 0, sizeof args);
     const char *annotate = NULL;
@@ -71,7 +76,8 @@ int yz_cmd_snap(int argc, char **argv)
         default: return yz_cli_bad_option(NULL, opt, argv);
         }
     }
-    if (optind != argc - 1) return yz_cli_fail(YZ_EXIT_USAGE, "expected one photo (see: yardzee --help)");
+    if (optind != argc - 1)
+        return yz_cli_fail(YZ_EXIT_USAGE, "expected one photo (see: yardzee --help)");
     const char *photo = argv[optind];
 
     yz_vision_result result;
@@ -101,21 +107,25 @@ int yz_cmd_snap(int argc, char **argv)
     const yz_keep_advice keep = turn.keep;
     const yz_box_advice box = turn.box;
     yz_strategy_free(strategy);
-    if (json) return print_snap_json(photo, &result, profile, keeping ? &keep : NULL, keeping ? NULL : &box);
+    if (json)
+        return print_snap_json(photo, &result, profile, keeping ? &keep : NULL,
+                               keeping ? NULL : &box);
 
     printf("Roll: ");
     yz_cli_print_roll(stdout, &roll);
     printf("   (sure: %.0f%%)\n", floor(yz_cli_roll_confidence(&result) * 100));
     if (keeping) {
         printf("Keep:");
-        for (int i = 0; i < keep.n_keep; i++) printf(" %d", keep.keep[i]);
-        printf("%s and throw %d %s again.\n", keep.n_keep ? "" : " nothing", YZ_N_DICE - keep.n_keep,
-               YZ_N_DICE - keep.n_keep == 1 ? "die" : "dice");
+        for (int i = 0; i < keep.n_keep; i++)
+            printf(" %d", keep.keep[i]);
+        printf("%s and throw %d %s again.\n", keep.n_keep ? "" : " nothing",
+               YZ_N_DICE - keep.n_keep, YZ_N_DICE - keep.n_keep == 1 ? "die" : "dice");
     } else {
         printf("Score: %s for %d points%s.\n", yz_cli_box_label(profile, box.option.box),
                box.option.points + box.option.bonus,
                box.option.bonus ? " (with the extra-Yahtzee bonus)" : "");
-        if (!throws_left) printf("(After your last throw; with throws left add --throws-left 1 or 2.)\n");
+        if (!throws_left)
+            printf("(After your last throw; with throws left add --throws-left 1 or 2.)\n");
     }
     return YZ_EXIT_OK;
 }

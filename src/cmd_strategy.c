@@ -23,16 +23,21 @@ int yz_cmd_strategy(int argc, char **argv)
     optind = 1;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
-        if (opt == 'R') rules_name = optarg;
-        else if (opt == 'n') no_extra = 1;
-        else if (opt == 'j') json = 1;
-        else if (opt == 'h') return fputs(strategy_help, stdout), YZ_EXIT_OK;
-        else return yz_cli_bad_option("strategy", opt, argv);
+        if (opt == 'R')
+            rules_name = optarg;
+        else if (opt == 'n')
+            no_extra = 1;
+        else if (opt == 'j')
+            json = 1;
+        else if (opt == 'h')
+            return fputs(strategy_help, stdout), YZ_EXIT_OK;
+        else
+            return yz_cli_bad_option("strategy", opt, argv);
     }
     if (optind < argc)
         return yz_cli_fail(YZ_EXIT_USAGE, "strategy: unexpected argument '%s'", argv[optind]);
-    const yz_profile *profile = rules_name ? yz_rules_profile_find(rules_name)
-                                           : yz_rules_profile_default();
+    const yz_profile *profile =
+        rules_name ? yz_rules_profile_find(rules_name) : yz_rules_profile_default();
     if (!profile)
         return yz_cli_fail(YZ_EXIT_USAGE, "--rules: unknown rules '%s' (see: yardzee rules)",
                            rules_name);

@@ -18,9 +18,11 @@ int yz_cli_claim_differences(const yz_vision_result *result, const yz_roll *clai
 {
     /* Unmatched counts: what the photo shows beyond the claim, and the other way round. */
     int shown_extra[YZ_N_FACES + 1] = {0}, claimed_extra[YZ_N_FACES + 1] = {0}, n_differ = 0;
-    for (int i = 0; i < YZ_N_DICE; i++) shown_extra[result->roll[i]]++, claimed_extra[claim->dice[i]]++;
+    for (int i = 0; i < YZ_N_DICE; i++)
+        shown_extra[result->roll[i]]++, claimed_extra[claim->dice[i]]++;
     for (int face = 1; face <= YZ_N_FACES; face++) {
-        int common = shown_extra[face] < claimed_extra[face] ? shown_extra[face] : claimed_extra[face];
+        int common =
+            shown_extra[face] < claimed_extra[face] ? shown_extra[face] : claimed_extra[face];
         shown_extra[face] -= common;
         claimed_extra[face] -= common;
     }
@@ -50,8 +52,8 @@ json_t *yz_cli_verdict_json(const yz_vision_result *result, const yz_roll *claim
             json_array_append_new(differ, json_pack("{s:i, s:i, s:i}", "die", i + 1, "shows",
                                                     result->roll[i], "claimed", claimed_at[i]));
     return json_pack("{s:s, s:o, s:o, s:f, s:o}", "verdict",
-                     json_array_size(differ) ? "mismatch" : "match", "roll", roll, "claim",
-                     claimed, "confidence", yz_cli_roll_confidence(result), "differ", differ);
+                     json_array_size(differ) ? "mismatch" : "match", "roll", roll, "claim", claimed,
+                     "confidence", yz_cli_roll_confidence(result), "differ", differ);
 }
 
 static void print_json(json_t *root)
@@ -73,11 +75,16 @@ int yz_cmd_verify(int argc, char **argv)
     optind = 1;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
-        if (opt == 'c') claim_text = optarg;
-        else if (opt == 'a') annotate = optarg;
-        else if (opt == 'j') json = 1;
-        else if (opt == 'h') return fputs(verify_help, stdout), YZ_EXIT_OK;
-        else return yz_cli_bad_option("verify", opt, argv);
+        if (opt == 'c')
+            claim_text = optarg;
+        else if (opt == 'a')
+            annotate = optarg;
+        else if (opt == 'j')
+            json = 1;
+        else if (opt == 'h')
+            return fputs(verify_help, stdout), YZ_EXIT_OK;
+        else
+            return yz_cli_bad_option("verify", opt, argv);
     }
     if (optind != argc - 1) return yz_cli_fail(YZ_EXIT_USAGE, "verify: expected one photo");
     if (!claim_text) return yz_cli_fail(YZ_EXIT_USAGE, "verify: --claim 5,5,5,2,4 is required");
@@ -109,7 +116,8 @@ int yz_cmd_verify(int argc, char **argv)
         print_json(verdict);
     } else {
         printf("The photo shows ");
-        for (int i = 0; i < YZ_N_DICE; i++) printf(i ? " %d" : "%d", result.roll[i]);
+        for (int i = 0; i < YZ_N_DICE; i++)
+            printf(i ? " %d" : "%d", result.roll[i]);
         if (code == YZ_EXIT_OK)
             printf(": the claim %s holds (sure: %.0f%%).\n", claim_text, sure);
         else

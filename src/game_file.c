@@ -319,10 +319,10 @@ int yz_game_file_undo(yz_game_file *file, const char *path, yz_cli_error *error)
         json_decref(moves);
         moves = NULL;
     }
-    json_t *root = players && moves ? json_pack("{s:i, s:s, s:o, s:o}", "yardzee_game", 1, "rules",
-                                                file->game.profile->name, "players", players,
-                                                "moves", moves)
-                                    : NULL;
+    json_t *root = players && moves
+                       ? json_pack("{s:i, s:s, s:o, s:o}", "yardzee_game", 1, "rules",
+                                   file->game.profile->name, "players", players, "moves", moves)
+                       : NULL;
     if (!root) {
         if (!players || !moves) {
             json_decref(players);
@@ -395,7 +395,8 @@ json_t *yz_game_scoreboard_json(const yz_game *game)
     json_t *dice = json_array(), *kept = json_array();
     for (int i = 0; game->throws && i < YZ_N_DICE; i++)
         json_array_append_new(dice, json_integer(game->dice.dice[i]));
-    for (int i = 0; i < game->n_kept; i++) json_array_append_new(kept, json_integer(game->kept[i]));
+    for (int i = 0; i < game->n_kept; i++)
+        json_array_append_new(kept, json_integer(game->kept[i]));
     json_t *root = json_pack("{s:s, s:o, s:b, s:o, s:i, s:i, s:o, s:o}", "rules",
                              game->profile->name, "players", players, "over", over, "turn",
                              over ? json_null() : json_string(game->names[game->current]), "round",
@@ -452,7 +453,8 @@ static char *game_text(const yz_game_file *file)
     for (int i = 0; players_ok && i < file->game.n_players; i++)
         players_ok = json_array_append_new(players, json_string(file->game.names[i])) == 0;
     json_t *rules = json_string(file->game.profile->name), *state = state_json(&file->game);
-    char *players_text = players_ok ? json_dumps(players, JSON_COMPACT) : NULL, *rules_text = json_dumps(rules, JSON_ENCODE_ANY);
+    char *players_text = players_ok ? json_dumps(players, JSON_COMPACT) : NULL,
+         *rules_text = json_dumps(rules, JSON_ENCODE_ANY);
     char *state_text = json_dumps(state, JSON_INDENT(2));
     json_decref(players);
     json_decref(rules);
@@ -462,7 +464,8 @@ static char *game_text(const yz_game_file *file)
     if (move_texts) memset(move_texts, 0, (n_moves + 1) * sizeof *move_texts);
     int ok = players_text && rules_text && state_text && move_texts;
     for (size_t i = 0; ok && i < n_moves; i++) {
-        move_texts[i] = json_dumps(json_array_get(file->moves, i), JSON_COMPACT | JSON_PRESERVE_ORDER);
+        move_texts[i] =
+            json_dumps(json_array_get(file->moves, i), JSON_COMPACT | JSON_PRESERVE_ORDER);
         ok = move_texts[i] != NULL;
         if (ok) size += strlen(move_texts[i]) + 8;
     }
@@ -485,7 +488,8 @@ static char *game_text(const yz_game_file *file)
         }
         snprintf(text + at, size - at, "\n}\n");
     }
-    for (size_t i = 0; move_texts && i < n_moves; i++) yz_cli_free(move_texts[i]);
+    for (size_t i = 0; move_texts && i < n_moves; i++)
+        yz_cli_free(move_texts[i]);
     yz_cli_free(move_texts);
     yz_cli_free(players_text);
     yz_cli_free(rules_text);

@@ -9,8 +9,8 @@
 #define YZ_GAME_CODE_LEN 6 /* a join code: letters A-Z and digits 2-9 */
 
 typedef struct {
-    yz_game game;   /* the state the moves lead to */
-    json_t *moves;  /* every move so far, in order */
+    yz_game game;  /* the state the moves lead to */
+    json_t *moves; /* every move so far, in order */
     /* The code `yardzee serve` asks of phones that change this game, kept in the file as
      * "join_code" so a restarted server asks for the same one; "" when the game has none. */
     char join_code[YZ_GAME_CODE_LEN + 1];

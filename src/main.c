@@ -19,7 +19,8 @@ static const struct {
      "advise --roll 1,3,3,4,6 --throws-left 2 [--rules P] [--card CARD.json] [--json]"},
     {"strategy", yz_cmd_strategy, "strategy [--rules P] [--json]   solve a profile, time it"},
     {"rules", yz_cmd_rules, "rules [PROFILE]   list the rules, or one profile's boxes"},
-    {"read", yz_cmd_read, "read PHOTO [--json] [--annotate OUT.png] [--expect 5|any]   dice in a photo"},
+    {"read", yz_cmd_read,
+     "read PHOTO [--json] [--annotate OUT.png] [--expect 5|any]   dice in a photo"},
     {"batch", yz_cmd_batch,
      "batch (DIR | PHOTO)... [--jobs N] [--csv OUT.csv] [--json OUT.json] [--rules P] [--resume]"},
     {"verify", yz_cmd_verify,
@@ -27,20 +28,25 @@ static const struct {
     {"game", yz_cmd_game,
      "game new|throw|keep|score|show|undo|review ...   keep a whole game (yardzee game --help)"},
     {"serve", yz_cmd_serve,
-     "serve [--port 8080] [--bind ADDR] [--rules P] [--game GAME.json]   a page for phones at the lawn"},
+     "serve [--port 8080] [--bind ADDR] [--rules P] [--game GAME.json]   a page for phones at the "
+     "lawn"},
     {"eval", yz_cmd_eval,
      "eval --truth TRUTH.csv DIR [--expect 5|any] [--json]   measure the reader on known photos"},
 };
 
 static void usage(FILE *out)
 {
-    fputs("usage: yardzee PHOTO [--rules P] [--card CARD.json] [--throws-left N] [--annotate OUT.png]\n"
+    fputs("usage: yardzee PHOTO [--rules P] [--card CARD.json] [--throws-left N] [--annotate "
+          "OUT.png]\n"
           "       yardzee COMMAND [OPTIONS]   (yardzee COMMAND --help for more)\n"
-          "       yardzee --version\n\n", out);
+          "       yardzee --version\n\n",
+          out);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  yardzee %s\n", commands[i].summary);
     fputs("\nexit status: 0 ok, 1 bad data (a file or value), 2 usage, 3 photo refused (dice not\n"
-          "read with confidence), 4 verify: not the claimed roll, 5 eval requirement not met, 70 internal error\n", out);
+          "read with confidence), 4 verify: not the claimed roll, 5 eval requirement not met, 70 "
+          "internal error\n",
+          out);
 }
 
 /* Edit distance with swaps of neighbours, for "did you mean" (names up to 31 characters). */

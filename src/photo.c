@@ -32,15 +32,16 @@ static int read_photo(const char *path, int expect, yz_vision_nets *nets, const 
         yz_vision_claim drawn = {0};
         if (claim) {
             drawn.n_claim = YZ_N_DICE;
-            for (int i = 0; i < YZ_N_DICE; i++) drawn.claim[i] = claim->dice[i];
+            for (int i = 0; i < YZ_N_DICE; i++)
+                drawn.claim[i] = claim->dice[i];
         }
         if (yz_vision_read_photo(&photo, &options, result, err) != YZ_VISION_OK)
             code = yz_cli_vision_exit_code(err);
         else if (annotate) {
             if (claim && result->status == YZ_VISION_READ_OK)
                 yz_cli_claim_differences(result, claim, drawn.differs);
-            if (yz_vision_annotate_claim_file(path, &photo, result, claim ? &drawn : NULL,
-                                              annotate, err) != YZ_VISION_OK)
+            if (yz_vision_annotate_claim_file(path, &photo, result, claim ? &drawn : NULL, annotate,
+                                              err) != YZ_VISION_OK)
                 code = yz_cli_vision_exit_code(err);
         }
         yz_vision_photo_free(&photo);
@@ -77,17 +78,19 @@ json_t *yz_cli_read_json(const char *file, const yz_vision_result *result)
         json_t *entry = json_object();
         /* An uncertain die claims no value: its best guess is in the human output only. */
         json_object_set_new(entry, "value", die->certain ? json_integer(die->value) : json_null());
-        json_object_set_new(entry, "box", json_pack("[i, i, i, i]", die->box[0], die->box[1],
-                                                    die->box[2], die->box[3]));
+        json_object_set_new(
+            entry, "box",
+            json_pack("[i, i, i, i]", die->box[0], die->box[1], die->box[2], die->box[3]));
         json_object_set_new(entry, "confidence", json_real(round(die->confidence * 100) / 100));
         /* Where the value was read: the top face's corners, clockwise (none without a top). */
         json_t *top = die->value ? json_array() : json_null();
         for (int k = 0; k < 4 && die->value; k++)
-            json_array_append_new(top, json_pack("[i, i]", (int)lround(die->top[k][0]),
-                                                 (int)lround(die->top[k][1])));
+            json_array_append_new(
+                top, json_pack("[i, i]", (int)lround(die->top[k][0]), (int)lround(die->top[k][1])));
         json_object_set_new(entry, "top", top);
         json_array_append_new(dice, entry);
-        if (result->status == YZ_VISION_READ_OK) json_array_append_new(roll, json_integer(die->value));
+        if (result->status == YZ_VISION_READ_OK)
+            json_array_append_new(roll, json_integer(die->value));
     }
     int ok = result->status == YZ_VISION_READ_OK;
     json_object_set_new(root, "file", json_string(file));

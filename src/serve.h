@@ -36,7 +36,7 @@ typedef struct {
     pthread_mutex_t reads_lock; /* next_id and reads[] */
     unsigned next_id;
     yz_serve_read reads[YZ_SERVE_N_KEPT_READS];
-    sem_t readers;                /* photo readings at once: one per core */
+    sem_t readers; /* photo readings at once: one per core */
     /* Loaded nets not in use (under reads_lock): a reading takes one, or loads one when none is
      * idle, and gives it back; there are never more sets than readings at once. */
     yz_vision_nets *idle_nets[YZ_SERVE_MAX_READERS];

@@ -169,8 +169,8 @@ static unsigned read_upload(yz_serve *server, const request *req, yz_vision_resu
     pthread_mutex_lock(&server->reads_lock);
     options.nets = server->n_idle_nets ? server->idle_nets[--server->n_idle_nets] : NULL;
     pthread_mutex_unlock(&server->reads_lock);
-    yz_vision_status status = options.nets ? YZ_VISION_OK
-                                           : yz_vision_nets_load(NULL, &options.nets, &err);
+    yz_vision_status status =
+        options.nets ? YZ_VISION_OK : yz_vision_nets_load(NULL, &options.nets, &err);
     if (status == YZ_VISION_OK)
         status = yz_vision_load_memory((const uint8_t *)req->body, req->len, name,
                                        options.max_long_side, &photo, &err);
@@ -406,8 +406,8 @@ static enum MHD_Result post_verify(yz_serve *server, struct MHD_Connection *conn
     if (!status)
         root = result->status == YZ_VISION_READ_OK
                    ? yz_cli_verdict_json(result, &claim)
-                   : json_pack("{s:s, s:s, s:s}", "verdict", "unreadable", "reason",
-                               result->reason, "retake", result->retake);
+                   : json_pack("{s:s, s:s, s:s}", "verdict", "unreadable", "reason", result->reason,
+                               "retake", result->retake);
     free(result);
     if (status) return respond_error(connection, status, "%s", why);
     json_object_set_new(root, "id", json_integer(id));
@@ -533,8 +533,7 @@ static unsigned new_game(yz_serve *server, yz_game_file *file, char *why, size_t
     }
     if (!kept_ok) {
         yz_cli_report(&error); /* the server's log too */
-        snprintf(why, size, "the finished game cannot be kept: %s; nothing changed",
-                 error.message);
+        snprintf(why, size, "the finished game cannot be kept: %s; nothing changed", error.message);
         return MHD_HTTP_INTERNAL_SERVER_ERROR;
     }
     const char *names[YZ_MAX_PLAYERS];
@@ -833,18 +832,12 @@ enum MHD_Result yz_serve_handle(void *cls, struct MHD_Connection *connection, co
         return respond_error(connection, MHD_HTTP_BAD_REQUEST, "a broken multipart/form-data body");
     route route = routes[req->route_index].route;
     switch (route) {
-    case ROUTE_ASSET:
-        return get_asset(connection, url);
-    case ROUTE_READ:
-        return post_read(server, connection, req);
-    case ROUTE_VERIFY:
-        return post_verify(server, connection, req);
-    case ROUTE_ANNOTATED:
-        return get_annotated(server, connection, url + strlen("/api/annotated/"));
-    case ROUTE_REVIEW:
-        return get_review(server, connection);
-    default:
-        return game_request(server, connection, route, req);
+    case ROUTE_ASSET: return get_asset(connection, url);
+    case ROUTE_READ: return post_read(server, connection, req);
+    case ROUTE_VERIFY: return post_verify(server, connection, req);
+    case ROUTE_ANNOTATED: return get_annotated(server, connection, url + strlen("/api/annotated/"));
+    case ROUTE_REVIEW: return get_review(server, connection);
+    default: return game_request(server, connection, route, req);
     }
 }
 

@@ -88,12 +88,9 @@ static int oracle_points(const oracle_rules *r, yz_box box, const int dice[5])
     case YZ_BOX_LARGE_STRAIGHT:
         if (r->scandinavian_straights) return strcmp(faces, "23456") == 0 ? r->large : 0;
         return strcmp(faces, "12345") == 0 || strcmp(faces, "23456") == 0 ? r->large : 0;
-    case YZ_BOX_YAHTZEE:
-        return strlen(faces) == 1 ? 50 : 0;
-    case YZ_BOX_CHANCE:
-        return total(dice);
-    default:
-        return -1;
+    case YZ_BOX_YAHTZEE: return strlen(faces) == 1 ? 50 : 0;
+    case YZ_BOX_CHANCE: return total(dice);
+    default: return -1;
     }
 }
 

@@ -40,24 +40,48 @@ static void pattern_colour(int x, int y, uint8_t rgb[3])
 static void visual_position(int orientation, int sw, int sh, int sx, int sy, int *vx, int *vy)
 {
     switch (orientation) {
-    case 1: *vx = sx; *vy = sy; break;                   /* row0 top,    col0 left */
-    case 2: *vx = sw - 1 - sx; *vy = sy; break;          /* row0 top,    col0 right */
-    case 3: *vx = sw - 1 - sx; *vy = sh - 1 - sy; break; /* row0 bottom, col0 right */
-    case 4: *vx = sx; *vy = sh - 1 - sy; break;          /* row0 bottom, col0 left */
-    case 5: *vx = sy; *vy = sx; break;                   /* row0 left,   col0 top */
-    case 6: *vx = sh - 1 - sy; *vy = sx; break;          /* row0 right,  col0 top */
-    case 7: *vx = sh - 1 - sy; *vy = sw - 1 - sx; break; /* row0 right,  col0 bottom */
-    default: *vx = sy; *vy = sw - 1 - sx; break;         /* 8: row0 left, col0 bottom */
+    case 1:
+        *vx = sx;
+        *vy = sy;
+        break; /* row0 top,    col0 left */
+    case 2:
+        *vx = sw - 1 - sx;
+        *vy = sy;
+        break; /* row0 top,    col0 right */
+    case 3:
+        *vx = sw - 1 - sx;
+        *vy = sh - 1 - sy;
+        break; /* row0 bottom, col0 right */
+    case 4:
+        *vx = sx;
+        *vy = sh - 1 - sy;
+        break; /* row0 bottom, col0 left */
+    case 5:
+        *vx = sy;
+        *vy = sx;
+        break; /* row0 left,   col0 top */
+    case 6:
+        *vx = sh - 1 - sy;
+        *vy = sx;
+        break; /* row0 right,  col0 top */
+    case 7:
+        *vx = sh - 1 - sy;
+        *vy = sw - 1 - sx;
+        break; /* row0 right,  col0 bottom */
+    default:
+        *vx = sy;
+        *vy = sw - 1 - sx;
+        break; /* 8: row0 left, col0 bottom */
     }
 }
 
 /* An APP1 EXIF payload with one IFD entry: Orientation. */
 static size_t exif_block(uint8_t *out, int orientation, int big_endian)
 {
-    static const uint8_t le[] = {'E', 'x', 'i', 'f', 0, 0, 'I', 'I', 42, 0, 8, 0, 0, 0, 1, 0,
-                                 0x12, 0x01, 3, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-    static const uint8_t be[] = {'E', 'x', 'i', 'f', 0, 0, 'M', 'M', 0, 42, 0, 0, 0, 8, 0, 1,
-                                 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0};
+    static const uint8_t le[] = {'E',  'x',  'i', 'f', 0, 0, 'I', 'I', 42, 0, 8, 0, 0, 0, 1, 0,
+                                 0x12, 0x01, 3,   0,   1, 0, 0,   0,   0,  0, 0, 0, 0, 0, 0, 0};
+    static const uint8_t be[] = {'E',  'x',  'i', 'f', 0, 0, 'M', 'M', 0, 42, 0, 0, 0, 8, 0, 1,
+                                 0x01, 0x12, 0,   3,   0, 0, 0,   1,   0, 0,  0, 0, 0, 0, 0, 0};
     memcpy(out, big_endian ? be : le, sizeof le);
     out[big_endian ? 25 : 24] = (uint8_t)orientation;
     return sizeof le;
@@ -97,10 +121,15 @@ static buffer make_jpeg(jpeg_kind kind, int orientation, int big_endian)
             uint8_t rgb[3];
             visual_position(orientation, sw, sh, sx, sy, &vx, &vy);
             pattern_colour(vx, vy, rgb);
-            if (kind == GRAY) row[sx] = rgb[1];
+            if (kind == GRAY)
+                row[sx] = rgb[1];
             else if (kind == CMYK_ADOBE) { /* Adobe's inverted CMYK: R = C * K / 255 */
-                row[4 * sx] = rgb[0]; row[4 * sx + 1] = rgb[1]; row[4 * sx + 2] = rgb[2]; row[4 * sx + 3] = 255;
-            } else memcpy(row + 3 * sx, rgb, 3);
+                row[4 * sx] = rgb[0];
+                row[4 * sx + 1] = rgb[1];
+                row[4 * sx + 2] = rgb[2];
+                row[4 * sx + 3] = 255;
+            } else
+                memcpy(row + 3 * sx, rgb, 3);
         }
         JSAMPROW rows[1] = {row};
         jpeg_write_scanlines(&cinfo, rows, 1);
@@ -160,12 +189,21 @@ static buffer make_png(png_kind kind)
             pattern_colour(x, y, rgb);
             switch (kind) {
             case PNG_RGB16:
-                for (int c = 0; c < 3; c++) row[6 * x + 2 * c] = row[6 * x + 2 * c + 1] = rgb[c];
+                for (int c = 0; c < 3; c++)
+                    row[6 * x + 2 * c] = row[6 * x + 2 * c + 1] = rgb[c];
                 break;
             case PNG_PALETTE: row[x] = (uint8_t)((y / 16) * 7 + x / 16); break;
-            case PNG_GRAY_ALPHA: row[2 * x] = rgb[1]; row[2 * x + 1] = 255; break;
-            case PNG_RGBA: memcpy(row + 4 * x, rgb, 3); row[4 * x + 3] = 255; break;
-            case PNG_GRAY1: if (((x / 16) + (y / 16)) % 2) row[x / 8] |= (uint8_t)(0x80 >> (x % 8)); break;
+            case PNG_GRAY_ALPHA:
+                row[2 * x] = rgb[1];
+                row[2 * x + 1] = 255;
+                break;
+            case PNG_RGBA:
+                memcpy(row + 4 * x, rgb, 3);
+                row[4 * x + 3] = 255;
+                break;
+            case PNG_GRAY1:
+                if (((x / 16) + (y / 16)) % 2) row[x / 8] |= (uint8_t)(0x80 >> (x % 8));
+                break;
             }
         }
         png_write_row(png, row);
@@ -201,14 +239,17 @@ static void jpeg_flavours_decode_to_the_same_pixels(void **state)
     static const struct {
         jpeg_kind kind;
         const char *what;
-    } cases[] = {{PLAIN, "baseline"}, {GRAY, "grayscale"}, {CMYK_ADOBE, "Adobe CMYK"},
+    } cases[] = {{PLAIN, "baseline"},
+                 {GRAY, "grayscale"},
+                 {CMYK_ADOBE, "Adobe CMYK"},
                  {PROGRESSIVE, "progressive"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         buffer jpeg = make_jpeg(cases[i].kind, 1, 0);
         yz_vision_photo photo;
         yz_vision_error err;
-        assert_int_equal(yz_vision_load_memory(jpeg.bytes, jpeg.size, cases[i].what, 0, &photo, &err),
-                         YZ_VISION_OK);
+        assert_int_equal(
+            yz_vision_load_memory(jpeg.bytes, jpeg.size, cases[i].what, 0, &photo, &err),
+            YZ_VISION_OK);
         assert_upright_pattern(&photo, cases[i].kind == GRAY, 10);
         assert_int_equal(photo.full_w, 112);
         yz_vision_photo_free(&photo);
@@ -263,8 +304,10 @@ static void patch_sof(buffer *jpeg, int w, int h)
 {
     for (size_t i = 2; i + 9 < jpeg->size; i++)
         if (jpeg->bytes[i] == 0xFF && (jpeg->bytes[i + 1] == 0xC0 || jpeg->bytes[i + 1] == 0xC2)) {
-            jpeg->bytes[i + 5] = (uint8_t)(h >> 8); jpeg->bytes[i + 6] = (uint8_t)h;
-            jpeg->bytes[i + 7] = (uint8_t)(w >> 8); jpeg->bytes[i + 8] = (uint8_t)w;
+            jpeg->bytes[i + 5] = (uint8_t)(h >> 8);
+            jpeg->bytes[i + 6] = (uint8_t)h;
+            jpeg->bytes[i + 7] = (uint8_t)(w >> 8);
+            jpeg->bytes[i + 8] = (uint8_t)w;
             return;
         }
     fail_msg("no SOF marker");
@@ -276,14 +319,29 @@ static buffer png_header_only(uint32_t w, uint32_t h)
     static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
     buffer out = {malloc(33), 33};
     memcpy(out.bytes, signature, 8);
-    uint8_t chunk[17] = {'I', 'H', 'D', 'R', (uint8_t)(w >> 24), (uint8_t)(w >> 16), (uint8_t)(w >> 8),
-                         (uint8_t)w, (uint8_t)(h >> 24), (uint8_t)(h >> 16), (uint8_t)(h >> 8),
-                         (uint8_t)h, 8, 2, 0, 0, 0};
+    uint8_t chunk[17] = {'I',
+                         'H',
+                         'D',
+                         'R',
+                         (uint8_t)(w >> 24),
+                         (uint8_t)(w >> 16),
+                         (uint8_t)(w >> 8),
+                         (uint8_t)w,
+                         (uint8_t)(h >> 24),
+                         (uint8_t)(h >> 16),
+                         (uint8_t)(h >> 8),
+                         (uint8_t)h,
+                         8,
+                         2,
+                         0,
+                         0,
+                         0};
     uint8_t length[4] = {0, 0, 0, 13};
     memcpy(out.bytes + 8, length, 4);
     memcpy(out.bytes + 12, chunk, 17);
     uint32_t crc = (uint32_t)crc32(0, chunk, 17);
-    uint8_t crc_bytes[4] = {(uint8_t)(crc >> 24), (uint8_t)(crc >> 16), (uint8_t)(crc >> 8), (uint8_t)crc};
+    uint8_t crc_bytes[4] = {(uint8_t)(crc >> 24), (uint8_t)(crc >> 16), (uint8_t)(crc >> 8),
+                            (uint8_t)crc};
     memcpy(out.bytes + 29, crc_bytes, 4);
     return out;
 }
@@ -298,7 +356,8 @@ static void bomb_headers_are_refused_before_allocating(void **state)
         {0, 60000, 60000, "bomb.jpg: 60000x60000 pixels has a side longer than the 20000 px limit"},
         {0, 10000, 10000, "bomb.jpg: 10000x10000 pixels is more than the 50 MP limit"},
         {0, 1, 60000, "bomb.jpg: 1x60000 pixels has a side longer than the 20000 px limit"},
-        {1, 100000, 100000, "bomb.png: 100000x100000 pixels has a side longer than the 20000 px limit"},
+        {1, 100000, 100000,
+         "bomb.png: 100000x100000 pixels has a side longer than the 20000 px limit"},
         {1, 1, 1000000, "bomb.png: 1x1000000 pixels has a side longer than the 20000 px limit"},
         {1, 9000, 9000, "bomb.png: 9000x9000 pixels is more than the 50 MP limit"},
     };
@@ -315,9 +374,8 @@ static void bomb_headers_are_refused_before_allocating(void **state)
         }
         yz_vision_photo photo;
         yz_vision_error err;
-        yz_vision_status status = yz_vision_load_memory(file.bytes, file.size,
-                                                        cases[i].png ? "bomb.png" : "bomb.jpg", 0,
-                                                        &photo, &err);
+        yz_vision_status status = yz_vision_load_memory(
+            file.bytes, file.size, cases[i].png ? "bomb.png" : "bomb.jpg", 0, &photo, &err);
         yz_vision_testing_fail_allocation(0);
         if (status != YZ_VISION_ERR_LIMIT) fail_msg("case %zu: %s", i, err.message);
         assert_string_equal(err.message, cases[i].message);
@@ -331,7 +389,8 @@ static void broken_files_give_clean_errors(void **state)
     buffer jpeg = make_jpeg(PLAIN, 1, 0), png = make_png(PNG_RGBA);
     uint8_t garbage[600];
     memcpy(garbage, jpeg.bytes, 40); /* a JPEG start, then noise */
-    for (size_t i = 40; i < sizeof garbage; i++) garbage[i] = (uint8_t)(i * 7919 % 251);
+    for (size_t i = 40; i < sizeof garbage; i++)
+        garbage[i] = (uint8_t)(i * 7919 % 251);
     const char text[] = "this is not a photo\n";
     static const uint8_t empty[1] = {0};
     const struct {
@@ -345,14 +404,15 @@ static void broken_files_give_clean_errors(void **state)
         {png.bytes, 20, "x.png", "x.png: truncated"},
         {jpeg.bytes, 3, "x.jpg", "x.jpg: "},
         {empty, 0, "zero.jpg", "zero.jpg: empty file"},
-        {(const uint8_t *)text, sizeof text - 1, "photo.jpg", "photo.jpg: not a JPEG, PNG or HEIC file"},
+        {(const uint8_t *)text, sizeof text - 1, "photo.jpg",
+         "photo.jpg: not a JPEG, PNG or HEIC file"},
         {garbage, sizeof garbage, "noise.jpg", "noise.jpg: "},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         yz_vision_photo photo;
         yz_vision_error err;
-        yz_vision_status status = yz_vision_load_memory(cases[i].bytes, cases[i].size, cases[i].name,
-                                                        0, &photo, &err);
+        yz_vision_status status =
+            yz_vision_load_memory(cases[i].bytes, cases[i].size, cases[i].name, 0, &photo, &err);
         if (status == YZ_VISION_OK) fail_msg("case %zu (%s) loaded", i, cases[i].message);
         assert_int_equal(status, YZ_VISION_ERR_FORMAT);
         if (strncmp(err.message, cases[i].message, strlen(cases[i].message)) != 0)
@@ -404,7 +464,10 @@ static void malformed_exif_is_ignored_safely(void **state)
     block[10] = 0xF0; /* IFD0 offset far past the block */
     assert_int_equal(yz_vision_exif_orientation(block, size), 1);
     size = exif_block(block, 6, 0);
-    block[14] = 0xFF; block[15] = 0xFF; block[16] = 0; block[17] = 0; /* 65535 entries, tag 0 */
+    block[14] = 0xFF;
+    block[15] = 0xFF;
+    block[16] = 0;
+    block[17] = 0; /* 65535 entries, tag 0 */
     assert_int_equal(yz_vision_exif_orientation(block, size), 1);
 }
 

@@ -33,8 +33,8 @@ static uint32_t next_random(void)
 /* A lawn of noisy green, and n_dice white dice seen from straight above, left to right. */
 static void draw_scene(yz_vision_image *image, const int *values, int n_dice)
 {
-    static const int cells[7][6] = {{0}, {4}, {0, 8}, {0, 4, 8}, {0, 2, 6, 8}, {0, 2, 4, 6, 8},
-                                    {0, 3, 6, 2, 5, 8}};
+    static const int cells[7][6] = {
+        {0}, {4}, {0, 8}, {0, 4, 8}, {0, 2, 6, 8}, {0, 2, 4, 6, 8}, {0, 3, 6, 2, 5, 8}};
     image->w = SCENE_W;
     image->h = SCENE_H;
     image->rgb = malloc((size_t)SCENE_W * SCENE_H * 3);
@@ -107,15 +107,18 @@ static void drawn_dice_are_read_right_or_refused(void **state)
             continue;
         }
         if (cases[i].expect && cases[i].n_dice != cases[i].expect)
-            fail_msg("case %zu: %d dice drawn, %d expected, but ok", i, cases[i].n_dice, cases[i].expect);
+            fail_msg("case %zu: %d dice drawn, %d expected, but ok", i, cases[i].n_dice,
+                     cases[i].expect);
         assert_int_equal(result.n_dice, cases[i].n_dice);
         n_read++;
         for (int d = 0; d < result.n_dice; d++) {
             assert_int_equal(result.roll[d], cases[i].values[d]);
             /* The box must hold the drawn die's centre. */
             int cx = 50 + d * 170 + DIE_SIDE / 2, cy = 150 + (d % 2) * 60 + DIE_SIDE / 2;
-            assert_in_range(cx, result.dice[d].box[0], result.dice[d].box[0] + result.dice[d].box[2]);
-            assert_in_range(cy, result.dice[d].box[1], result.dice[d].box[1] + result.dice[d].box[3]);
+            assert_in_range(cx, result.dice[d].box[0],
+                            result.dice[d].box[0] + result.dice[d].box[2]);
+            assert_in_range(cy, result.dice[d].box[1],
+                            result.dice[d].box[1] + result.dice[d].box[3]);
         }
         remove(scene_path);
     }
@@ -186,7 +189,8 @@ static int net_outputs(const char *file, int side)
 static int json_int(json_t *root, const char *section, const char *key)
 {
     json_t *value = json_object_get(json_object_get(root, section), key);
-    if (!json_is_integer(value)) fail_msg("pipeline.json: %s.%s is not a whole number", section, key);
+    if (!json_is_integer(value))
+        fail_msg("pipeline.json: %s.%s is not a whole number", section, key);
     return (int)json_integer_value(value);
 }
 
@@ -199,12 +203,14 @@ static void the_nets_take_the_sizes_pipeline_json_gives(void **state)
     json_t *root = json_load_file(path, 0, &json_err);
     if (!root) fail_msg("%s: %s", path, json_err.text);
     int crop = json_int(root, "reader", "crop"), face = json_int(root, "face_reader", "face");
-    int side = json_int(root, "detector", "canvas_side"), stride = json_int(root, "detector", "stride");
+    int side = json_int(root, "detector", "canvas_side"),
+        stride = json_int(root, "detector", "stride");
     json_decref(root);
     assert_int_equal(net_outputs("top_reader.onnx", crop), 7);
     assert_int_equal(net_outputs("top_face.onnx", crop), 8);
     assert_int_equal(net_outputs("face_reader.onnx", face), 7);
-    assert_int_equal(net_outputs("dice_detector.onnx", side), 3 * (side / stride) * (side / stride));
+    assert_int_equal(net_outputs("dice_detector.onnx", side),
+                     3 * (side / stride) * (side / stride));
     assert_int_not_equal(net_outputs("top_reader.onnx", 2 * crop), 7);
     assert_int_not_equal(net_outputs("face_reader.onnx", 2 * face), 7);
 
@@ -270,7 +276,8 @@ static void every_failed_allocation_gives_a_clean_error(void **state)
         yz_vision_status status = yz_vision_load_file(scene_path, 0, &photo, &err);
         if (status == YZ_VISION_OK) {
             status = yz_vision_read_photo(&photo, NULL, &result, &err);
-            if (status == YZ_VISION_OK) status = yz_vision_annotate(&photo, &result, "test_alloc.png", &err);
+            if (status == YZ_VISION_OK)
+                status = yz_vision_annotate(&photo, &result, "test_alloc.png", &err);
             yz_vision_photo_free(&photo);
         }
         yz_vision_testing_fail_allocation(0);
@@ -301,11 +308,15 @@ static int read_truth(const char *path, truth_photo *photos, int capacity)
     if (!f) return -1;
     char line[512];
     int n = 0;
-    if (!fgets(line, sizeof line, f)) { fclose(f); return 0; }
+    if (!fgets(line, sizeof line, f)) {
+        fclose(f);
+        return 0;
+    }
     while (fgets(line, sizeof line, f)) {
         char file[128];
         int value, x, y, w, h, visible;
-        if (sscanf(line, "%127[^,],%d,%d,%d,%d,%d,%d", file, &value, &x, &y, &w, &h, &visible) != 7) continue;
+        if (sscanf(line, "%127[^,],%d,%d,%d,%d,%d,%d", file, &value, &x, &y, &w, &h, &visible) != 7)
+            continue;
         if (n == 0 || strcmp(photos[n - 1].file, file) != 0) {
             if (n == capacity) break;
             memset(&photos[n], 0, sizeof photos[n]);
@@ -375,15 +386,21 @@ static void boxes_that_cannot_be_trusted_refuse_the_photo(void **state)
 {
     (void)state;
     /* Perspective: the nearest die 1.4 times the farthest, one touching the edge: read. */
-    const int fine[5][4] = {{0, 300, 40, 40}, {100, 300, 44, 44}, {200, 300, 48, 48},
-                            {300, 300, 52, 52}, {944, 694, 56, 56}};
+    const int fine[5][4] = {{0, 300, 40, 40},
+                            {100, 300, 44, 44},
+                            {200, 300, 48, 48},
+                            {300, 300, 52, 52},
+                            {944, 694, 56, 56}};
     yz_vision_result result = verdict_on(fine);
     assert_int_equal(result.status, YZ_VISION_READ_OK);
     assert_int_equal(result.roll[4], 5);
 
     /* Two touching dice seen as one: a box 1.6 times the others. */
-    const int merged[5][4] = {{0, 300, 50, 50}, {100, 300, 50, 50}, {200, 300, 80, 76},
-                              {300, 300, 50, 50}, {400, 300, 50, 50}};
+    const int merged[5][4] = {{0, 300, 50, 50},
+                              {100, 300, 50, 50},
+                              {200, 300, 80, 76},
+                              {300, 300, 50, 50},
+                              {400, 300, 50, 50}};
     result = verdict_on(merged);
     assert_int_equal(result.status, YZ_VISION_READ_REFUSED);
     assert_non_null(strstr(result.reason, "die 3 (from the left) is much larger than the others"));
@@ -397,8 +414,9 @@ static void boxes_that_cannot_be_trusted_refuse_the_photo(void **state)
     many.image_w = 1000, many.image_h = 750;
     for (int i = 0; i < 10; i++) {
         double x = 60 + 90 * i;
-        many.dice[i] = (yz_vision_die){1, 0.99, 1, {(int)x, 300, 50, 50},
-                                       {{x, 300}, {x + 50, 300}, {x + 50, 333}, {x, 333}}, 0};
+        many.dice[i] = (yz_vision_die){
+            1, 0.99, 1, {(int)x, 300, 50, 50}, {{x, 300}, {x + 50, 300}, {x + 50, 333}, {x, 333}},
+            0};
     }
     many.n_dice = 6;
     yz_vision_testing_verdict(&many, 5);
@@ -411,19 +429,28 @@ static void boxes_that_cannot_be_trusted_refuse_the_photo(void **state)
     /* From close to the dice, perspective makes the nearest far larger than the median die (1.7
      * times here), but not than the dice's sizes against their heights predict (1.3): read. Two
      * dice seen as one there are twice that: refused. */
-    const int close_up[5][4] = {{100, 50, 60, 60}, {300, 200, 80, 80}, {500, 350, 100, 100},
-                                {700, 500, 120, 120}, {780, 560, 170, 170}};
+    const int close_up[5][4] = {{100, 50, 60, 60},
+                                {300, 200, 80, 80},
+                                {500, 350, 100, 100},
+                                {700, 500, 120, 120},
+                                {780, 560, 170, 170}};
     result = verdict_on(close_up);
     assert_int_equal(result.status, YZ_VISION_READ_OK);
-    const int close_up_merged[5][4] = {{100, 50, 60, 60}, {300, 200, 80, 80}, {500, 350, 100, 100},
-                                       {700, 500, 120, 120}, {700, 480, 250, 250}};
+    const int close_up_merged[5][4] = {{100, 50, 60, 60},
+                                       {300, 200, 80, 80},
+                                       {500, 350, 100, 100},
+                                       {700, 500, 120, 120},
+                                       {700, 480, 250, 250}};
     result = verdict_on(close_up_merged);
     assert_int_equal(result.status, YZ_VISION_READ_REFUSED);
     assert_non_null(strstr(result.reason, "is much larger than the others"));
 
     /* A die the right edge cuts through: its box sticks out of the photo. */
-    const int cut[5][4] = {{0, 300, 50, 50}, {100, 300, 50, 50}, {200, 300, 50, 50},
-                           {300, 300, 50, 50}, {965, 300, 50, 50}};
+    const int cut[5][4] = {{0, 300, 50, 50},
+                           {100, 300, 50, 50},
+                           {200, 300, 50, 50},
+                           {300, 300, 50, 50},
+                           {965, 300, 50, 50}};
     result = verdict_on(cut);
     assert_int_equal(result.status, YZ_VISION_READ_REFUSED);
     assert_non_null(strstr(result.reason, "die 5 (from the left) is cut off by the edge"));
@@ -458,8 +485,11 @@ static void boxes_that_cannot_be_trusted_refuse_the_photo(void **state)
 static void a_small_box_at_the_edge_may_be_a_cut_die(void **state)
 {
     (void)state;
-    const int piece[5][4] = {{100, 200, 40, 40}, {300, 320, 50, 50}, {450, 710, 40, 40},
-                             {500, 440, 60, 60}, {700, 560, 70, 70}};
+    const int piece[5][4] = {{100, 200, 40, 40},
+                             {300, 320, 50, 50},
+                             {450, 710, 40, 40},
+                             {500, 440, 60, 60},
+                             {700, 560, 70, 70}};
     yz_vision_result result = verdict_on(piece);
     assert_int_equal(result.status, YZ_VISION_READ_REFUSED);
     assert_non_null(strstr(result.reason, "die 3 (from the left) is cut off by the edge"));
@@ -468,23 +498,32 @@ static void a_small_box_at_the_edge_may_be_a_cut_die(void **state)
     assert_true(result.dice[3].certain);
 
     /* A whole die at the same place: read. */
-    const int whole[5][4] = {{100, 200, 40, 40}, {300, 320, 50, 50}, {450, 670, 80, 80},
-                             {500, 440, 60, 60}, {700, 560, 70, 70}};
+    const int whole[5][4] = {{100, 200, 40, 40},
+                             {300, 320, 50, 50},
+                             {450, 670, 80, 80},
+                             {500, 440, 60, 60},
+                             {700, 560, 70, 70}};
     result = verdict_on(whole);
     assert_int_equal(result.status, YZ_VISION_READ_OK);
     assert_null(result.retake);
 
     /* The same small piece away from the edge is a die read as it is (a die's size is not
      * checked there). */
-    const int inside[5][4] = {{100, 200, 40, 40}, {300, 320, 50, 50}, {450, 600, 40, 40},
-                              {500, 440, 60, 60}, {700, 560, 70, 70}};
+    const int inside[5][4] = {{100, 200, 40, 40},
+                              {300, 320, 50, 50},
+                              {450, 600, 40, 40},
+                              {500, 440, 60, 60},
+                              {700, 560, 70, 70}};
     result = verdict_on(inside);
     assert_int_equal(result.status, YZ_VISION_READ_OK);
 
     /* A die at the top edge, far away: small, as perspective wants it (the median die, 55 px,
      * would have called it cut). */
-    const int far[5][4] = {{100, 200, 40, 40}, {300, 320, 50, 50}, {450, 0, 36, 36},
-                           {500, 440, 60, 60}, {700, 560, 70, 70}};
+    const int far[5][4] = {{100, 200, 40, 40},
+                           {300, 320, 50, 50},
+                           {450, 0, 36, 36},
+                           {500, 440, 60, 60},
+                           {700, 560, 70, 70}};
     result = verdict_on(far);
     assert_int_equal(result.status, YZ_VISION_READ_OK);
 }
@@ -522,17 +561,24 @@ static void the_refusal_banner_leaves_the_dice_in_view(void **state)
     yz_vision_photo photo = {{1000, 750, calloc(1000 * 750, 3)}, 1000, 750, 1};
     assert_non_null(photo.image.rgb);
     memset(photo.image.rgb, 90, 1000 * 750 * 3);
-    const int top_die[5][4] = {{100, 300, 50, 50}, {300, 320, 50, 50}, {450, 0, 50, 20},
-                               {500, 440, 60, 60}, {700, 560, 60, 60}};
-    const int middle[5][4] = {{100, 300, 50, 50}, {300, 320, 50, 50}, {450, 400, 50, 50},
-                              {500, 440, 60, 60}, {700, 560, 60, 60}};
+    const int top_die[5][4] = {{100, 300, 50, 50},
+                               {300, 320, 50, 50},
+                               {450, 0, 50, 20},
+                               {500, 440, 60, 60},
+                               {700, 560, 60, 60}};
+    const int middle[5][4] = {{100, 300, 50, 50},
+                              {300, 320, 50, 50},
+                              {450, 400, 50, 50},
+                              {500, 440, 60, 60},
+                              {700, 560, 60, 60}};
     const int(*layouts[2])[4] = {top_die, middle};
     for (int k = 0; k < 2; k++) {
         yz_vision_result result = five_dice(layouts[k]);
         result.status = YZ_VISION_READ_REFUSED;
         snprintf(result.reason, sizeof result.reason, "die 3 (from the left) is cut off");
         yz_vision_error err;
-        assert_int_equal(yz_vision_annotate(&photo, &result, "test_banner.png", &err), YZ_VISION_OK);
+        assert_int_equal(yz_vision_annotate(&photo, &result, "test_banner.png", &err),
+                         YZ_VISION_OK);
         yz_vision_photo picture;
         assert_int_equal(yz_vision_load_file("test_banner.png", 0, &picture, &err), YZ_VISION_OK);
         int top = pixels_where(&picture, 0, 60, is_red),
@@ -560,10 +606,16 @@ static void small_dice_get_a_close_up(void **state)
     memset(photo.image.rgb, 90, 1000 * 750 * 3);
     for (int y = 385; y < 405; y++) /* a white 20 x 20 square between the dice */
         memset(photo.image.rgb + 3 * ((size_t)y * 1000 + 530), 255, 20 * 3);
-    const int clustered[5][4] = {{400, 340, 30, 30}, {460, 360, 30, 30}, {520, 340, 30, 30},
-                                 {430, 410, 30, 30}, {570, 410, 30, 30}};
-    const int spread[5][4] = {{100, 300, 50, 50}, {300, 320, 50, 50}, {450, 400, 50, 50},
-                              {500, 440, 60, 60}, {700, 560, 60, 60}};
+    const int clustered[5][4] = {{400, 340, 30, 30},
+                                 {460, 360, 30, 30},
+                                 {520, 340, 30, 30},
+                                 {430, 410, 30, 30},
+                                 {570, 410, 30, 30}};
+    const int spread[5][4] = {{100, 300, 50, 50},
+                              {300, 320, 50, 50},
+                              {450, 400, 50, 50},
+                              {500, 440, 60, 60},
+                              {700, 560, 60, 60}};
     yz_vision_error err;
     yz_vision_photo picture;
     yz_vision_result result = five_dice(clustered);
@@ -604,10 +656,16 @@ static double rect_overlap(const double a[4], const double b[4])
 static void labels_cover_no_neighbour(void **state)
 {
     (void)state;
-    const int crowded[5][4] = {{300, 380, 80, 80}, {360, 400, 80, 80}, {450, 390, 80, 80},
-                               {540, 250, 80, 80}, {920, 300, 80, 80}};
-    const int row[5][4] = {{100, 300, 60, 60}, {165, 300, 60, 60}, {230, 300, 60, 60},
-                           {295, 300, 60, 60}, {360, 300, 60, 60}};
+    const int crowded[5][4] = {{300, 380, 80, 80},
+                               {360, 400, 80, 80},
+                               {450, 390, 80, 80},
+                               {540, 250, 80, 80},
+                               {920, 300, 80, 80}};
+    const int row[5][4] = {{100, 300, 60, 60},
+                           {165, 300, 60, 60},
+                           {230, 300, 60, 60},
+                           {295, 300, 60, 60},
+                           {360, 300, 60, 60}};
     const int(*layouts[2])[4] = {crowded, row};
     yz_vision_claim claim = {5, {1, 2, 3, 4, 5}, {0, 5, 0, 0, 1}};
     for (int k = 0; k < 2; k++)
@@ -623,8 +681,8 @@ static void labels_cover_no_neighbour(void **state)
                     double box[4] = {layouts[k][j][0], layouts[k][j][1], layouts[k][j][2],
                                      layouts[k][j][3]};
                     if (rect_overlap(rects[i], box) > 0)
-                        fail_msg("layout %d, claim %d: die %d's label covers die %d", k,
-                                 with_claim, i + 1, j + 1);
+                        fail_msg("layout %d, claim %d: die %d's label covers die %d", k, with_claim,
+                                 i + 1, j + 1);
                     if (j != i && rect_overlap(rects[i], rects[j]) > 0)
                         fail_msg("layout %d, claim %d: labels of dice %d and %d overlap", k,
                                  with_claim, i + 1, j + 1);
@@ -641,19 +699,23 @@ static void the_claim_marks_the_die_that_differs(void **state)
     yz_vision_photo photo = {{1000, 750, calloc(1000 * 750, 3)}, 1000, 750, 1};
     assert_non_null(photo.image.rgb);
     memset(photo.image.rgb, 90, 1000 * 750 * 3);
-    const int spread[5][4] = {{100, 300, 50, 50}, {300, 320, 50, 50}, {450, 400, 50, 50},
-                              {600, 440, 60, 60}, {800, 560, 60, 60}};
+    const int spread[5][4] = {{100, 300, 50, 50},
+                              {300, 320, 50, 50},
+                              {450, 400, 50, 50},
+                              {600, 440, 60, 60},
+                              {800, 560, 60, 60}};
     yz_vision_result result = five_dice(spread);
-    for (int i = 0; i < 5; i++) result.roll[i] = result.dice[i].value;
+    for (int i = 0; i < 5; i++)
+        result.roll[i] = result.dice[i].value;
     yz_vision_claim holds = {5, {5, 4, 3, 2, 1}, {0}};
     yz_vision_claim differs = {5, {1, 2, 3, 4, 6}, {0, 0, 0, 0, 6}};
     const yz_vision_claim *claims[3] = {NULL, &holds, &differs};
     int red_at_die_5[3], red_elsewhere[3];
     yz_vision_error err;
     for (int k = 0; k < 3; k++) {
-        assert_int_equal(yz_vision_annotate_claim_file(NULL, &photo, &result, claims[k],
-                                                       "test_claim.png", &err),
-                         YZ_VISION_OK);
+        assert_int_equal(
+            yz_vision_annotate_claim_file(NULL, &photo, &result, claims[k], "test_claim.png", &err),
+            YZ_VISION_OK);
         yz_vision_photo picture;
         assert_int_equal(yz_vision_load_file("test_claim.png", 0, &picture, &err), YZ_VISION_OK);
         /* Die 5's box and its surroundings (where its label goes), below the banner. */
@@ -670,7 +732,8 @@ static void the_claim_marks_the_die_that_differs(void **state)
     assert_int_equal(red_at_die_5[0], 0); /* read's picture */
     assert_int_equal(red_at_die_5[1], 0); /* a claim that holds */
     assert_true(red_at_die_5[2] > 500);   /* the box, its top face and "claim 6, photo 5" */
-    for (int k = 0; k < 3; k++) assert_int_equal(red_elsewhere[k], 0);
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(red_elsewhere[k], 0);
     remove("test_claim.png");
     free(photo.image.rgb);
 }
@@ -724,7 +787,8 @@ static void lawn_photos_are_read_right_or_refused(void **state)
         yz_vision_error err;
         assert_int_equal(yz_vision_read_file(path, NULL, &result, &err), YZ_VISION_OK);
         if (p->n_dice != 5) {
-            if (result.status != YZ_VISION_READ_REFUSED) fail_msg("%s: %d dice but ok", p->file, p->n_dice);
+            if (result.status != YZ_VISION_READ_REFUSED)
+                fail_msg("%s: %d dice but ok", p->file, p->n_dice);
             continue;
         }
         if (result.status != YZ_VISION_READ_OK) continue;
@@ -740,7 +804,8 @@ static void lawn_photos_are_read_right_or_refused(void **state)
             double best_distance = 0;
             for (int t = 0; t < p->n_dice; t++) {
                 const int *b = p->boxes[t];
-                if (taken[t] || cx < b[0] || cx > b[0] + b[2] || cy < b[1] || cy > b[1] + b[3]) continue;
+                if (taken[t] || cx < b[0] || cx > b[0] + b[2] || cy < b[1] || cy > b[1] + b[3])
+                    continue;
                 double dx = cx - (b[0] + b[2] / 2.0), dy = cy - (b[1] + b[3] / 2.0);
                 if (best < 0 || dx * dx + dy * dy < best_distance) {
                     best = t;
@@ -750,7 +815,8 @@ static void lawn_photos_are_read_right_or_refused(void **state)
             if (best < 0) fail_msg("%s: die %d lies on no labelled die", p->file, d + 1);
             taken[best] = 1;
             if (result.roll[d] != p->values[best])
-                fail_msg("%s: die %d read %d, truth %d", p->file, d + 1, result.roll[d], p->values[best]);
+                fail_msg("%s: die %d read %d, truth %d", p->file, d + 1, result.roll[d],
+                         p->values[best]);
         }
     }
     printf("%d five-dice photos of the first %d read\n", n_read, n);
@@ -789,8 +855,11 @@ static void the_close_up_is_cut_from_the_sharper_photo(void **state)
     yz_vision_photo photo;
     assert_int_equal(yz_vision_load_file("test_sharp.png", 0, &photo, &err), YZ_VISION_OK);
     assert_int_equal(photo.image.w, 1000);
-    const int clustered[5][4] = {{1200, 1020, 90, 90}, {1380, 1080, 90, 90}, {1560, 1020, 90, 90},
-                                 {1290, 1230, 90, 90}, {1710, 1230, 90, 90}};
+    const int clustered[5][4] = {{1200, 1020, 90, 90},
+                                 {1380, 1080, 90, 90},
+                                 {1560, 1020, 90, 90},
+                                 {1290, 1230, 90, 90},
+                                 {1710, 1230, 90, 90}};
     yz_vision_result result = five_dice(clustered);
     result.image_w = 3000, result.image_h = 2250;
     double spread[2];
@@ -834,8 +903,10 @@ static yz_vision_image enlarge(const yz_vision_image *image, int x0, int y0, int
             for (int c = 0; c < 3; c++) {
                 const uint8_t *p = image->rgb + ((size_t)iy * image->w + ix) * 3 + c;
                 size_t row = (size_t)image->w * 3;
-                double top = p[0] * (1 - fx) + p[3] * fx, bottom = p[row] * (1 - fx) + p[row + 3] * fx;
-                out.rgb[((size_t)v * out.w + u) * 3 + c] = (uint8_t)lround(top * (1 - fy) + bottom * fy);
+                double top = p[0] * (1 - fx) + p[3] * fx,
+                       bottom = p[row] * (1 - fx) + p[row + 3] * fx;
+                out.rgb[((size_t)v * out.w + u) * 3 + c] =
+                    (uint8_t)lround(top * (1 - fy) + bottom * fy);
             }
         }
     return out;
@@ -897,7 +968,9 @@ static void a_photo_taken_close_to_the_dice_is_read_as_from_farther(void **state
 static yz_vision_photo top_rows(const yz_vision_photo *photo, int height)
 {
     yz_vision_photo out = {{photo->image.w, height, malloc((size_t)photo->image.w * height * 3)},
-                           photo->image.w, height, 1};
+                           photo->image.w,
+                           height,
+                           1};
     assert_non_null(out.image.rgb);
     memcpy(out.image.rgb, photo->image.rgb, (size_t)photo->image.w * height * 3);
     return out;
@@ -997,7 +1070,8 @@ static void hard_lawn_photos_are_read_as_a_person_would(void **state)
                          golden[i].reason, result.status, result.reason);
             continue;
         }
-        if (result.status != YZ_VISION_READ_OK) fail_msg("%s: refused: %s", golden[i].file, result.reason);
+        if (result.status != YZ_VISION_READ_OK)
+            fail_msg("%s: refused: %s", golden[i].file, result.reason);
         assert_int_equal(result.n_dice, 5);
         for (int d = 0; d < 5; d++)
             if (result.roll[d] != golden[i].roll[d])

@@ -37,8 +37,10 @@ int main(int argc, char **argv)
     yz_vision_reuse_memory(); /* as the yardzee program does */
     int runs = argc > 2 ? atoi(argv[2]) : 21;
     if (runs < 1 || runs > 1000) runs = 21;
-    double *total = calloc((size_t)runs, sizeof *total), *decode = calloc((size_t)runs, sizeof *decode);
-    double *detect = calloc((size_t)runs, sizeof *detect), *read = calloc((size_t)runs, sizeof *read);
+    double *total = calloc((size_t)runs, sizeof *total),
+           *decode = calloc((size_t)runs, sizeof *decode);
+    double *detect = calloc((size_t)runs, sizeof *detect),
+           *read = calloc((size_t)runs, sizeof *read);
     yz_vision_result *result = malloc(sizeof *result);
     if (!total || !decode || !detect || !read || !result) return 70;
     yz_vision_options options = yz_vision_default_options();
@@ -70,6 +72,10 @@ int main(int argc, char **argv)
     /* median() sorted total: the 95th percentile is an index away. */
     printf("p95 total %.1f ms\n", total[(runs * 95) / 100 < runs ? (runs * 95) / 100 : runs - 1]);
     yz_vision_nets_free(options.nets);
-    free(total); free(decode); free(detect); free(read); free(result);
+    free(total);
+    free(decode);
+    free(detect);
+    free(read);
+    free(result);
     return 0;
 }

@@ -4,7 +4,8 @@
 set -euo pipefail
 PACKAGES=(cmake make gcc g++ pkg-config libopencv-dev libpng-dev libjpeg62-turbo-dev
           libheif-dev libcmocka-dev libjansson-dev zlib1g-dev python3-opencv python3-numpy valgrind
-          libmicrohttpd-dev libqrencode-dev curl chromium chromium-driver libjpeg-turbo-progs)
+          libmicrohttpd-dev libqrencode-dev curl chromium chromium-driver libjpeg-turbo-progs
+          clang-format git)
 [ "${1:-}" != "--train" ] || PACKAGES+=(python3-torch python3-onnx)
 missing=()
 for pkg in "${PACKAGES[@]}"; do

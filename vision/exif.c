@@ -27,9 +27,11 @@ static int read_u32(const tiff_view *t, size_t at, unsigned long *value)
     if (at > t->size || t->size - at < 4) return 0;
     const uint8_t *p = t->tiff + at;
     if (t->big_endian)
-        *value = (unsigned long)p[0] << 24 | (unsigned long)p[1] << 16 | (unsigned long)p[2] << 8 | p[3];
+        *value =
+            (unsigned long)p[0] << 24 | (unsigned long)p[1] << 16 | (unsigned long)p[2] << 8 | p[3];
     else
-        *value = (unsigned long)p[3] << 24 | (unsigned long)p[2] << 16 | (unsigned long)p[1] << 8 | p[0];
+        *value =
+            (unsigned long)p[3] << 24 | (unsigned long)p[2] << 16 | (unsigned long)p[1] << 8 | p[0];
     return 1;
 }
 
@@ -38,8 +40,10 @@ int yz_vision_exif_orientation(const uint8_t *data, size_t n_bytes)
     static const uint8_t exif_id[6] = {'E', 'x', 'i', 'f', 0, 0};
     if (!data || n_bytes < 6 + 8 || memcmp(data, exif_id, 6) != 0) return 1;
     tiff_view t = {data + 6, n_bytes - 6, 0};
-    if (t.tiff[0] == 'M' && t.tiff[1] == 'M') t.big_endian = 1;
-    else if (!(t.tiff[0] == 'I' && t.tiff[1] == 'I')) return 1;
+    if (t.tiff[0] == 'M' && t.tiff[1] == 'M')
+        t.big_endian = 1;
+    else if (!(t.tiff[0] == 'I' && t.tiff[1] == 'I'))
+        return 1;
     unsigned magic;
     unsigned long ifd0;
     if (!read_u16(&t, 2, &magic) || magic != 42 || !read_u32(&t, 4, &ifd0)) return 1;

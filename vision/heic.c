@@ -24,7 +24,8 @@ static const char *one_line(const struct heif_error *e, char *line, size_t size)
     snprintf(line, size, "%s", e->message ? e->message : "unknown error");
     for (char *c = line; *c; c++)
         if ((unsigned char)*c < ' ') *c = ' ';
-    for (size_t n = strlen(line); n > 0 && line[n - 1] == ' '; n--) line[n - 1] = '\0';
+    for (size_t n = strlen(line); n > 0 && line[n - 1] == ' '; n--)
+        line[n - 1] = '\0';
     return line;
 }
 

@@ -45,7 +45,7 @@ int yz_vision_exif_orientation(const uint8_t *data, size_t n_bytes);
 /* A regular file's whole contents (at most YZ_VISION_MAX_FILE_BYTES), released by the caller
  * with yz_vision_release. */
 yz_vision_status yz_vision_read_whole_file(const char *path, uint8_t **bytes, size_t *n_bytes,
-                                          yz_vision_error *err);
+                                           yz_vision_error *err);
 
 /* New image of w x h (uninitialised pixels); NULL data on failure. */
 yz_vision_status yz_vision_image_new(int w, int h, yz_vision_image *image);

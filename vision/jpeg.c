@@ -58,7 +58,8 @@ static int choose_eighths(long long_side, int max_long_side)
         long scaled = (long_side * eighths + 7) / 8;
         if (scaled <= max_long_side) {
             /* Too small for the pips? Go back up one step if the full size allows. */
-            while (eighths < 8 && (long_side * eighths + 7) / 8 < YZ_VISION_MIN_LONG_SIDE) eighths++;
+            while (eighths < 8 && (long_side * eighths + 7) / 8 < YZ_VISION_MIN_LONG_SIDE)
+                eighths++;
             return eighths;
         }
     }
@@ -126,7 +127,8 @@ yz_vision_status yz_vision_decode_jpeg(const uint8_t *bytes, size_t n_bytes, con
     out->stored_h = (int)cinfo.image_height;
     out->orientation = orientation_from_markers(&cinfo);
 
-    long long_side = cinfo.image_width > cinfo.image_height ? cinfo.image_width : cinfo.image_height;
+    long long_side =
+        cinfo.image_width > cinfo.image_height ? cinfo.image_width : cinfo.image_height;
     cinfo.scale_num = (unsigned)choose_eighths(long_side, max_long_side);
     cinfo.scale_denom = 8;
     int is_cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;

@@ -18,7 +18,8 @@ double yz_vision_now_ms(void)
 yz_vision_status yz_vision_check_size(long w, long h, const char *name, yz_vision_error *err)
 {
     if (w <= 0 || h <= 0)
-        return yz_vision_fail(err, YZ_VISION_ERR_FORMAT, name, "%ldx%ld pixels is not an image", w, h);
+        return yz_vision_fail(err, YZ_VISION_ERR_FORMAT, name, "%ldx%ld pixels is not an image", w,
+                              h);
     if (w > YZ_VISION_MAX_SIDE || h > YZ_VISION_MAX_SIDE)
         return yz_vision_fail(err, YZ_VISION_ERR_LIMIT, name,
                               "%ldx%ld pixels has a side longer than the %d px limit", w, h,
@@ -51,14 +52,38 @@ void yz_vision_image_free(yz_vision_image *image)
 static void stored_position(int orientation, int w, int h, int ox, int oy, int *sx, int *sy)
 {
     switch (orientation) {
-    case 2: *sx = w - 1 - ox; *sy = oy; break;
-    case 3: *sx = w - 1 - ox; *sy = h - 1 - oy; break;
-    case 4: *sx = ox; *sy = h - 1 - oy; break;
-    case 5: *sx = oy; *sy = ox; break;
-    case 6: *sx = oy; *sy = h - 1 - ox; break;
-    case 7: *sx = w - 1 - oy; *sy = h - 1 - ox; break;
-    case 8: *sx = w - 1 - oy; *sy = ox; break;
-    default: *sx = ox; *sy = oy; break;
+    case 2:
+        *sx = w - 1 - ox;
+        *sy = oy;
+        break;
+    case 3:
+        *sx = w - 1 - ox;
+        *sy = h - 1 - oy;
+        break;
+    case 4:
+        *sx = ox;
+        *sy = h - 1 - oy;
+        break;
+    case 5:
+        *sx = oy;
+        *sy = ox;
+        break;
+    case 6:
+        *sx = oy;
+        *sy = h - 1 - ox;
+        break;
+    case 7:
+        *sx = w - 1 - oy;
+        *sy = h - 1 - ox;
+        break;
+    case 8:
+        *sx = w - 1 - oy;
+        *sy = ox;
+        break;
+    default:
+        *sx = ox;
+        *sy = oy;
+        break;
     }
 }
 
@@ -95,7 +120,8 @@ yz_vision_status yz_vision_shrink(yz_vision_image *image, int factor)
                 int sum = 0;
                 for (int dy = 0; dy < factor; dy++) {
                     const uint8_t *row = image->rgb + ((size_t)(y * factor + dy) * image->w) * 3;
-                    for (int dx = 0; dx < factor; dx++) sum += row[(x * factor + dx) * 3 + c];
+                    for (int dx = 0; dx < factor; dx++)
+                        sum += row[(x * factor + dx) * 3 + c];
                 }
                 small.rgb[((size_t)y * small.w + x) * 3 + c] = (uint8_t)((sum + area / 2) / area);
             }
@@ -129,8 +155,9 @@ yz_vision_status yz_vision_load_memory(const uint8_t *bytes, size_t n_bytes, con
     if (max_long_side <= 0) max_long_side = YZ_VISION_DEFAULT_LONG_SIDE;
     if (n_bytes == 0) return yz_vision_fail(err, YZ_VISION_ERR_FORMAT, name, "empty file");
     if (n_bytes > YZ_VISION_MAX_FILE_BYTES)
-        return yz_vision_fail(err, YZ_VISION_ERR_LIMIT, name, "%zu bytes is more than the %u MB limit",
-                              n_bytes, YZ_VISION_MAX_FILE_BYTES >> 20);
+        return yz_vision_fail(err, YZ_VISION_ERR_LIMIT, name,
+                              "%zu bytes is more than the %u MB limit", n_bytes,
+                              YZ_VISION_MAX_FILE_BYTES >> 20);
     yz_vision_decoded decoded;
     memset(&decoded, 0, sizeof decoded);
     yz_vision_status status;
@@ -147,7 +174,8 @@ yz_vision_status yz_vision_load_memory(const uint8_t *bytes, size_t n_bytes, con
     /* PNGs, HEICs (and JPEGs that 1/8 steps could not bring down) are shrunk by a whole factor. */
     int long_side = decoded.image.w > decoded.image.h ? decoded.image.w : decoded.image.h;
     int factor = 1;
-    while (long_side / (factor + 1) >= YZ_VISION_MIN_LONG_SIDE && long_side / factor > max_long_side)
+    while (long_side / (factor + 1) >= YZ_VISION_MIN_LONG_SIDE &&
+           long_side / factor > max_long_side)
         factor++;
     if (yz_vision_shrink(&decoded.image, factor) ||
         yz_vision_apply_orientation(&decoded.image, decoded.orientation)) {
@@ -163,7 +191,7 @@ yz_vision_status yz_vision_load_memory(const uint8_t *bytes, size_t n_bytes, con
 }
 
 yz_vision_status yz_vision_read_whole_file(const char *path, uint8_t **bytes, size_t *n_bytes,
-                                          yz_vision_error *err)
+                                           yz_vision_error *err)
 {
     *bytes = NULL;
     *n_bytes = 0;
@@ -177,8 +205,9 @@ yz_vision_status yz_vision_read_whole_file(const char *path, uint8_t **bytes, si
     }
     if ((unsigned long long)info.st_size > YZ_VISION_MAX_FILE_BYTES) {
         fclose(file);
-        return yz_vision_fail(err, YZ_VISION_ERR_LIMIT, path, "%lld bytes is more than the %u MB limit",
-                              (long long)info.st_size, YZ_VISION_MAX_FILE_BYTES >> 20);
+        return yz_vision_fail(err, YZ_VISION_ERR_LIMIT, path,
+                              "%lld bytes is more than the %u MB limit", (long long)info.st_size,
+                              YZ_VISION_MAX_FILE_BYTES >> 20);
     }
     size_t size = (size_t)info.st_size;
     uint8_t *data = yz_vision_alloc(size);

@@ -77,13 +77,17 @@ yz_vision_status yz_vision_decode_png(const uint8_t *bytes, size_t n_bytes, cons
     /* The size is checked from IHDR (always the first chunk) before libpng exists: it reads
      * on past IHDR before telling, and a header-only bomb would look merely truncated. */
     if (n_bytes < 33 || memcmp(bytes + 12, "IHDR", 4) != 0)
-        return yz_vision_fail(err, YZ_VISION_ERR_FORMAT, name, n_bytes < 33 ? "truncated" : "corrupt PNG (no IHDR)");
+        return yz_vision_fail(err, YZ_VISION_ERR_FORMAT, name,
+                              n_bytes < 33 ? "truncated" : "corrupt PNG (no IHDR)");
     /* A size read from a damaged header would be a wrong reason: check IHDR's CRC first. */
-    uint32_t stored_crc = (uint32_t)bytes[29] << 24 | (uint32_t)bytes[30] << 16 | (uint32_t)bytes[31] << 8 | bytes[32];
+    uint32_t stored_crc = (uint32_t)bytes[29] << 24 | (uint32_t)bytes[30] << 16 |
+                          (uint32_t)bytes[31] << 8 | bytes[32];
     if (crc32(crc32(0L, Z_NULL, 0), bytes + 12, 17) != stored_crc)
         return yz_vision_fail(err, YZ_VISION_ERR_FORMAT, name, "corrupt PNG (IHDR: CRC error)");
-    uint32_t claimed_w = (uint32_t)bytes[16] << 24 | (uint32_t)bytes[17] << 16 | (uint32_t)bytes[18] << 8 | bytes[19];
-    uint32_t claimed_h = (uint32_t)bytes[20] << 24 | (uint32_t)bytes[21] << 16 | (uint32_t)bytes[22] << 8 | bytes[23];
+    uint32_t claimed_w = (uint32_t)bytes[16] << 24 | (uint32_t)bytes[17] << 16 |
+                         (uint32_t)bytes[18] << 8 | bytes[19];
+    uint32_t claimed_h = (uint32_t)bytes[20] << 24 | (uint32_t)bytes[21] << 16 |
+                         (uint32_t)bytes[22] << 8 | bytes[23];
     yz_vision_status too_big = yz_vision_check_size((long)claimed_w, (long)claimed_h, name, err);
     if (too_big) return too_big;
     png_source source = {bytes, n_bytes, 0, 0, ""};
@@ -128,7 +132,8 @@ yz_vision_status yz_vision_decode_png(const uint8_t *bytes, size_t n_bytes, cons
         status = yz_vision_fail(err, YZ_VISION_ERR_NOMEM, name, "out of memory");
         png_longjmp(png, 1);
     }
-    for (png_uint_32 y = 0; y < height; y++) rows[y] = pixels + (size_t)y * width * 3;
+    for (png_uint_32 y = 0; y < height; y++)
+        rows[y] = pixels + (size_t)y * width * 3;
     png_read_image(png, rows);
     png_read_end(png, NULL);
     png_destroy_read_struct(&png, &info, NULL);
@@ -168,7 +173,8 @@ yz_vision_status yz_vision_write_png(const yz_vision_image *image, const char *p
     png_set_IHDR(png, info, (png_uint_32)image->w, (png_uint_32)image->h, 8, PNG_COLOR_TYPE_RGB,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_write_info(png, info);
-    for (int y = 0; y < image->h; y++) png_write_row(png, image->rgb + (size_t)y * image->w * 3);
+    for (int y = 0; y < image->h; y++)
+        png_write_row(png, image->rgb + (size_t)y * image->w * 3);
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info);
     if (fclose(file) != 0) return yz_vision_fail(err, YZ_VISION_ERR_IO, path, "write error");

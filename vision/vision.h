@@ -91,7 +91,7 @@ void yz_vision_nets_free(yz_vision_nets *nets);
 void yz_vision_reuse_memory(void);
 
 typedef struct {
-    int expect; /* number of dice that must be found, 5 by default; 0 = any number */
+    int expect;        /* number of dice that must be found, 5 by default; 0 = any number */
     int max_long_side; /* working size, 0 = default */
     /* Directory holding dice_detector.onnx, top_reader.onnx, top_face.onnx and face_reader.onnx
      * (the learned nets, see tools/train_reader.py, tools/train_top_face.py and
@@ -108,23 +108,23 @@ typedef struct {
 yz_vision_options yz_vision_default_options(void);
 
 typedef struct {
-    int value;                  /* 1..6, or 0 when the top face could not be read */
-    double confidence;          /* 0..1; below the reader's threshold the die is "uncertain" */
-    int certain;                /* value is trusted */
-    int box[4];                 /* x, y, w, h of the whole die, full-size upright pixels */
-    double top[4][2];           /* the corners of its top face, clockwise on screen, full-size
-                                   upright pixels (meaningful when value > 0) */
-    int top_completed;          /* part of the top face lay outside the photo and was read
-                                   through its twin across the face's centre */
+    int value;         /* 1..6, or 0 when the top face could not be read */
+    double confidence; /* 0..1; below the reader's threshold the die is "uncertain" */
+    int certain;       /* value is trusted */
+    int box[4];        /* x, y, w, h of the whole die, full-size upright pixels */
+    double top[4][2];  /* the corners of its top face, clockwise on screen, full-size
+                          upright pixels (meaningful when value > 0) */
+    int top_completed; /* part of the top face lay outside the photo and was read
+                          through its twin across the face's centre */
 } yz_vision_die;
 
 typedef enum { YZ_VISION_READ_OK = 0, YZ_VISION_READ_REFUSED = 1 } yz_vision_read_status;
 
 typedef struct {
     yz_vision_read_status status;
-    char reason[200]; /* empty when ok; one sentence saying why when refused */
-    const char *retake; /* when refused: how to take a photo that reads, one sentence (a
-                           string constant); NULL when ok */
+    char reason[200];     /* empty when ok; one sentence saying why when refused */
+    const char *retake;   /* when refused: how to take a photo that reads, one sentence (a
+                             string constant); NULL when ok */
     int image_w, image_h; /* full-size upright */
     int n_dice;           /* dice found, sorted left to right by box centre */
     yz_vision_die dice[YZ_VISION_MAX_DICE];

@@ -13,7 +13,8 @@ struct yz_cv_net {
     cv::dnn::Net net;
 };
 
-namespace {
+namespace
+{
 
 // Wraps the caller's pixels; no copy.
 cv::Mat wrap(const yz_cv_image *image)
@@ -67,7 +68,8 @@ yz_cv_status yz_cv_net_run(yz_cv_net *net, const yz_cv_image *images, int n_imag
 {
     return guarded([&] {
         std::vector<cv::Mat> batch;
-        for (int i = 0; i < n_images; i++) batch.push_back(wrap(&images[i]));
+        for (int i = 0; i < n_images; i++)
+            batch.push_back(wrap(&images[i]));
         net->net.setInput(cv::dnn::blobFromImages(batch, 1.0 / 255.0));
         cv::Mat result = net->net.forward();
         CV_Assert(result.isContinuous() && result.depth() == CV_32F);
@@ -85,7 +87,8 @@ yz_cv_status yz_cv_warp_quad(const yz_cv_image *src, const yz_cv_point quad[4], 
                                       {static_cast<float>(dst->w), 0},
                                       {static_cast<float>(dst->w), static_cast<float>(dst->h)},
                                       {0, static_cast<float>(dst->h)}};
-        for (int i = 0; i < 4; i++) from[i] = cv::Point2f(quad[i].x, quad[i].y);
+        for (int i = 0; i < 4; i++)
+            from[i] = cv::Point2f(quad[i].x, quad[i].y);
         cv::Mat out = wrap(dst);
         cv::warpPerspective(wrap(src), out, cv::getPerspectiveTransform(from, to),
                             cv::Size(dst->w, dst->h), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
@@ -108,7 +111,10 @@ yz_cv_status yz_cv_draw_polygon(yz_cv_image *rgb, const yz_cv_point *points, int
 
 // Text is HERSHEY_SIMPLEX (about 22 px tall at scale 1) over a black outline this much thicker
 // than its strokes, so it reads on grass and on white dice alike.
-static double text_scale(double height_px) { return height_px / 22.0; }
+static double text_scale(double height_px)
+{
+    return height_px / 22.0;
+}
 static const int TEXT_OUTLINE = 3;
 
 yz_cv_status yz_cv_draw_text(yz_cv_image *rgb, const char *text, int x, int y, double height_px,
@@ -117,8 +123,8 @@ yz_cv_status yz_cv_draw_text(yz_cv_image *rgb, const char *text, int x, int y, d
     return guarded([&] {
         cv::Mat out = wrap(rgb);
         double scale = text_scale(height_px);
-        cv::putText(out, text, cv::Point(x, y), cv::FONT_HERSHEY_SIMPLEX, scale, cv::Scalar(0, 0, 0),
-                    thickness + TEXT_OUTLINE, cv::LINE_AA);
+        cv::putText(out, text, cv::Point(x, y), cv::FONT_HERSHEY_SIMPLEX, scale,
+                    cv::Scalar(0, 0, 0), thickness + TEXT_OUTLINE, cv::LINE_AA);
         cv::putText(out, text, cv::Point(x, y), cv::FONT_HERSHEY_SIMPLEX, scale,
                     cv::Scalar(colour[0], colour[1], colour[2]), thickness, cv::LINE_AA);
     });
