@@ -172,7 +172,7 @@ def _sample_world_scene(seed, width_long, landscape_only, close_up, clutter_only
     palette = str(rng.choice(["lush", "dry", "autumn"], p=[0.55, 0.25, 0.2]))
     clover = int(rng.integers(1, 4)) if surface.kind == "grass" and rng.random() < 0.35 else 0
     ground = Ground(palette, surface.soil_fraction, 0, clover, tuple(rng.uniform(-50, 50, 3)))
-    photo = _sample_world_photo(rng)
+    photo = _sample_photo(rng, world=True)
     wants_touching = rng.random() < 0.35
     wants_occluded = cam_elev < 60 and rng.random() < 0.3
     wants_cut_off = rng.random() < 0.06
@@ -226,19 +226,6 @@ def _sample_world_light(rng):
     return Light(kind, elevation, rng.uniform(0, 360))
 
 
-def _sample_world_photo(rng):
-    orientation = int(rng.integers(2, 9)) if rng.random() < 0.25 else 1
-    return Photo(exposure=rng.uniform(0.7, 1.3),
-                 tint=tuple(rng.uniform(0.85, 1.15, 3)),
-                 noise_sigma=rng.uniform(1.0, 6.0),
-                 blur_sigma=rng.uniform(0.5, 1.2),
-                 vignette=rng.uniform(0.0, 0.4),
-                 orientation=orientation,
-                 write_exif=orientation != 1 or rng.random() < 0.5,
-                 exif_big_endian=bool(rng.random() < 0.5),
-                 jpeg_quality=int(rng.integers(60, 96)))
-
-
 def _pip_colour(rng, material):
     # Pips must contrast with the body; red sets come with either colour.
     if material in ("natural_wood", "white"):
@@ -280,17 +267,28 @@ def _sample_ground(rng):
     return Ground(palette, soil, leaves, clover, tuple(rng.uniform(-50, 50, 3)))
 
 
-def _sample_photo(rng):
+# The phone's imperfections: a plain scene's (a phone like the one samples/lawn was drawn for)
+# and --world's, wider in every way and of any JPEG quality 60-95. Both draw in the same order.
+PHOTO_RANGES = {
+    False: {"exposure": (0.85, 1.15), "tint": (0.95, 1.05), "noise": (1.0, 3.0),
+            "blur": (0.5, 0.8), "vignette": (0.0, 0.35), "jpeg_quality": None},
+    True: {"exposure": (0.7, 1.3), "tint": (0.85, 1.15), "noise": (1.0, 6.0),
+           "blur": (0.5, 1.2), "vignette": (0.0, 0.4), "jpeg_quality": (60, 96)},
+}
+
+
+def _sample_photo(rng, world=False):
+    r = PHOTO_RANGES[world]
     orientation = int(rng.integers(2, 9)) if rng.random() < 0.25 else 1
-    return Photo(exposure=rng.uniform(0.85, 1.15),
-                 tint=tuple(rng.uniform(0.95, 1.05, 3)),
-                 noise_sigma=rng.uniform(1.0, 3.0),
-                 blur_sigma=rng.uniform(0.5, 0.8),
-                 vignette=rng.uniform(0.0, 0.35),
+    return Photo(exposure=rng.uniform(*r["exposure"]),
+                 tint=tuple(rng.uniform(*r["tint"], 3)),
+                 noise_sigma=rng.uniform(*r["noise"]),
+                 blur_sigma=rng.uniform(*r["blur"]),
+                 vignette=rng.uniform(*r["vignette"]),
                  orientation=orientation,
                  write_exif=orientation != 1 or rng.random() < 0.5,
                  exif_big_endian=bool(rng.random() < 0.5),
-                 jpeg_quality=85)
+                 jpeg_quality=int(rng.integers(*r["jpeg_quality"])) if world else 85)
 
 
 def _make_die(rng, value, half_edge, center_xz, yaw_deg, max_tilt_deg,
