@@ -130,6 +130,9 @@ const char *yz_rules_box_name(yz_box box);
 yz_status yz_rules_box_parse(const yz_profile *profile, const char *name, yz_box *box,
                              yz_rules_error *err);
 int yz_rules_profile_has_box(const yz_profile *profile, yz_box box);
+/* Edit distance (insertions, deletions, substitutions, swaps of neighbours) between two names of
+ * at most 31 characters (99 for a longer one): how far a typo is, for every "did you mean". */
+int yz_rules_name_distance(const char *a, const char *b);
 
 typedef struct {
     uint8_t dice[YZ_N_DICE]; /* each 1..6, in the order thrown */

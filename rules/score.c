@@ -47,11 +47,10 @@ static void fold_box_name(const char *name, char out[32])
     out[at] = '\0';
 }
 
-/* Edit distance (insertions, deletions, substitutions, swaps of neighbours) between two folded
- * names of at most 31 characters. */
-static int name_distance(const char *a, const char *b)
+int yz_rules_name_distance(const char *a, const char *b)
 {
     int la = (int)strlen(a), lb = (int)strlen(b);
+    if (la > 31 || lb > 31) return 99;
     int d[32][32];
     for (int i = 0; i <= la; i++)
         d[i][0] = i;
@@ -138,7 +137,7 @@ static int match_spelling(yz_box box, const char *spelling, void *ctx)
         search->found = (int)box;
         return 1;
     }
-    int distance = name_distance(spelling, search->folded);
+    int distance = yz_rules_name_distance(spelling, search->folded);
     if (yz_rules_profile_has_box(search->profile, box) &&
         (search->nearest < 0 || distance < search->nearest_distance)) {
         search->nearest = (int)box;

@@ -49,24 +49,6 @@ static void usage(FILE *out)
           out);
 }
 
-/* Edit distance with swaps of neighbours, for "did you mean" (names up to 31 characters). */
-static int typo_distance(const char *a, const char *b)
-{
-    int la = (int)strlen(a), lb = (int)strlen(b), d[32][32];
-    if (la > 31 || lb > 31) return 99;
-    for (int i = 0; i <= la; i++)
-        for (int j = 0; j <= lb; j++) {
-            int best = i == 0 ? j : j == 0 ? i : d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (i && j && d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
-            if (i && j && d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-                d[i - 2][j - 2] + 1 < best)
-                best = d[i - 2][j - 2] + 1;
-            d[i][j] = best;
-        }
-    return d[la][lb];
-}
-
 /* argv[1] is neither a command nor a file: a path that does not exist says so (naming a file of
  * that name in another case, as a phone names LAWN_004.JPG), a near miss of a command gets "did
  * you mean", as git does. */
@@ -95,7 +77,7 @@ static int not_a_command(const char *word)
     const char *nearest = NULL;
     int nearest_distance = 3;
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-        int distance = typo_distance(word, commands[i].name);
+        int distance = yz_rules_name_distance(word, commands[i].name);
         if (distance < nearest_distance) nearest = commands[i].name, nearest_distance = distance;
     }
     if (nearest && nearest_distance <= (strlen(word) <= 4 ? 1 : 2))
