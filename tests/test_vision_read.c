@@ -165,8 +165,8 @@ static void missing_models_give_a_clean_error(void **state)
 
 /* models/pipeline.json, read here with jansson, against the nets it describes: each net takes
  * the input size the file gives and gives what the C reads from it (7 probabilities, 8 corner
- * coordinates, 3 maps of det_stride cells). A net retrained at another size with the file left
- * as it was fails here; so does a net of one size given twice that. */
+ * coordinates, lawn and die, 3 maps of det_stride cells). A net retrained at another size with
+ * the file left as it was fails here; so does a net of one size given twice that. */
 static int net_outputs(const char *file, int side)
 {
     char path[8192];
@@ -209,6 +209,7 @@ static void the_nets_take_the_sizes_pipeline_json_gives(void **state)
     assert_int_equal(net_outputs("top_reader.onnx", crop), 7);
     assert_int_equal(net_outputs("top_face.onnx", crop), 8);
     assert_int_equal(net_outputs("face_reader.onnx", face), 7);
+    assert_int_equal(net_outputs("die_or_not.onnx", crop), 2);
     assert_int_equal(net_outputs("dice_detector.onnx", side),
                      3 * (side / stride) * (side / stride));
     assert_int_not_equal(net_outputs("top_reader.onnx", 2 * crop), 7);
@@ -217,9 +218,9 @@ static void the_nets_take_the_sizes_pipeline_json_gives(void **state)
     /* The library reads the same file: one whose field is wrong is an error naming the field. */
     char dir[] = "/tmp/yz-models-XXXXXX", link[600], target[600];
     assert_non_null(mkdtemp(dir));
-    static const char *nets[4] = {"dice_detector.onnx", "top_reader.onnx", "top_face.onnx",
-                                  "face_reader.onnx"};
-    for (int i = 0; i < 4; i++) {
+    static const char *nets[5] = {"dice_detector.onnx", "top_reader.onnx", "top_face.onnx",
+                                  "face_reader.onnx", "die_or_not.onnx"};
+    for (int i = 0; i < 5; i++) {
         snprintf(target, sizeof target, "%s/../models/%s", YZ_SAMPLES_DIR, nets[i]);
         snprintf(link, sizeof link, "%s/%s", dir, nets[i]);
         assert_int_equal(symlink(target, link), 0);
@@ -253,7 +254,7 @@ static void the_nets_take_the_sizes_pipeline_json_gives(void **state)
             fail_msg("case %zu: '%s' says nothing of '%s'", k, err.message, broken[k].message);
     }
     remove(path);
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
         snprintf(link, sizeof link, "%s/%s", dir, nets[i]);
         remove(link);
     }

@@ -60,6 +60,7 @@ static void the_verdict_reads_only_what_it_can_vouch_for(void **state)
         {5, -1, -1, -1, 0, 5, 0, 1, NULL},
         {6, -1, -1, -1, 0, 5, 0, 0, "found 6 dice, expected 5; something else may look"},
         {4, -1, -1, -1, 0, 5, 0, 0, "found 4 dice, expected 5; one may be hidden"},
+        {1, -1, -1, -1, 0, 5, 0, 0, "found 1 die, expected 5; one may be hidden"},
         {10, -1, -1, -1, 0, 5, 0, 0, "found 10 dice, expected 5; the camera may be so close"},
         {5, 2, -1, -1, 0, 5, 0, 0, "die 3 (from the left) could not be read with confidence"},
         {5, 0, -1, -1, 0, 5, 0, 0, "die 1 (from the left) could not be read with confidence"},
@@ -137,6 +138,11 @@ static void thresholds_are_set_by_name_or_refused(void **state)
             fail_msg("case %zu: message '%s'", k, err.message);
         }
     }
+    yz_vision_tuning tuning;
+    assert_int_equal(yz_vision_tuning_parse(NULL, "T", &tuning, NULL), YZ_VISION_OK);
+    assert_float_equal(tuning.min_die, 0.5, 1e-12);
+    assert_int_equal(yz_vision_tuning_parse("min_die=0.7", "T", &tuning, NULL), YZ_VISION_OK);
+    assert_float_equal(tuning.min_die, 0.7, 1e-12);
 }
 
 int main(void)

@@ -1,21 +1,45 @@
 #!/usr/bin/env bash
-# Hard negatives for tools/train_reader.py: runs the reader over render folders of scenes with no
-# dice (tools/render_scenes.py --world --clutter-only) and writes every die it finds there, each
-# a false detection, to DIR/negatives.csv (file,x,y,w,h, upright pixels). train_reader.py shows
-# each as "no die" to the top reader; the detector learns the same from the empty scenes.
+# Hard negatives for the training scripts: runs the reader over render folders and writes every
+# die it finds where the truth has none, each a false detection, to DIR/negatives.csv
+# (file,x,y,w,h, upright pixels). On scenes with no dice (tools/render_scenes.py --world
+# --clutter-only) that is every die found; on scenes with dice, every die found whose box
+# neither holds a true die's centre nor has its centre in a true die's box. train_reader.py
+# shows each as "no die" to the top reader, train_die_or_not.py as "not a die". Every peak the
+# detector finds counts here (min_die=0: the die-or-not net is not asked), so that the
+# die-or-not net learns from all the detector's mistakes, not only from those it already sees.
 # usage: tools/mine_negatives.sh DIR...
 set -euo pipefail
 cd "$(dirname "$0")/.."
 yardzee="${YARDZEE:-build/yardzee}"
 for dir in "$@"; do
     out="$dir/negatives.csv"
-    echo "file,x,y,w,h" >"$out.tmp"
     tail -n +2 "$dir/scenes.csv" | cut -d, -f1 | while read -r file; do
-        "$yardzee" read "$dir/$file" --expect any --json 2>/dev/null |
-            /usr/bin/python3 -c 'import json, sys
-for die in json.load(sys.stdin).get("dice", []):
-    print(sys.argv[1] + "," + ",".join(str(v) for v in die["box"]))' "$file" >>"$out.tmp" || true
-    done
+        printf '%s\t' "$file"
+        YARDZEE_TUNE=min_die=0 "$yardzee" read "$dir/$file" --expect any --json 2>/dev/null | tr -d '\n' || true
+        echo
+    done | /usr/bin/python3 -c '
+import collections, csv, json, sys
+truth = collections.defaultdict(list)
+with open(sys.argv[1] + "/truth.csv", newline="") as f:
+    for row in csv.DictReader(f):
+        truth[row["file"]].append([float(row[k]) for k in "xywh"])
+def inside(px, py, box):
+    return box[0] <= px <= box[0] + box[2] and box[1] <= py <= box[1] + box[3]
+print("file,x,y,w,h")
+for line in sys.stdin:
+    name, _, text = line.rstrip("\n").partition("\t")
+    try:
+        dice = json.loads(text).get("dice", [])
+    except ValueError:
+        continue
+    for die in dice:
+        box = die["box"]
+        centre = (box[0] + box[2] / 2, box[1] + box[3] / 2)
+        if any(inside(*centre, t) or inside(t[0] + t[2] / 2, t[1] + t[3] / 2, box)
+               for t in truth[name]):
+            continue
+        print(name + "," + ",".join(str(v) for v in box))
+' "$dir" >"$out.tmp"
     mv "$out.tmp" "$out"
     echo "$dir: $(($(wc -l <"$out") - 1)) false detections in $(($(wc -l <"$dir/scenes.csv") - 1)) scenes"
 done

@@ -6,7 +6,7 @@
 # ok, dice right. The committed thresholds are the first combination when the grid holds them.
 # usage: tools/sweep_thresholds.sh RENDER_DIR... [--grid "NAME=V1,V2 NAME=V1,V2 ..."]
 #   default grid: "die_score=0.4,0.5,0.6 doubt_score=0.2,0.25,0.3 min_confidence=0.8,0.9,0.95,0.98"
-#   names: die_score, doubt_score, min_confidence, zoom_worth, two_dice_side
+#   names: die_score, doubt_score, min_confidence, zoom_worth, two_dice_side, min_die
 # For the shared photo sets: YARDZEE_TUNE=... tools/eval_shared.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,15 +1,16 @@
 /* pipeline.c - from an upright working-size photo to the dice and the values of their top
- * faces, with four small learned nets (the .onnx files in models/, trained by
- * tools/train_reader.py, tools/train_top_face.py and tools/train_face_reader.py on rendered
+ * faces, with five small learned nets (the .onnx files in models/, trained by
+ * tools/train_reader.py, tools/train_top_face.py, tools/train_face_reader.py and
+ * tools/train_die_or_not.py on rendered
  * lawn scenes and the shared photo sets; those scripts say how to regenerate them, and
  * tools/READER_HISTORY.md what was tried on the way).
  *
  * It runs three stages (stages.h):
  *  1. Find (detect.c): the detector's peaks on the photo shrunk to its canvas, with a second
  *     look at small dice and a step back from dice too large.
- *  2. Read (read.c, top_face.c): a crop around each die to the whole-die reader and the
- *     top-face net; the top face cut out along its corners to the face reader; the two readings
- *     made one.
+ *  2. Read (read.c, top_face.c): a crop around each die to the die-or-not net, the whole-die
+ *     reader and the top-face net; the top face cut out along its corners to the face reader;
+ *     the two readings made one. A peak the die-or-not net sees no die in is lawn.
  *  3. Verdict (verdict.c): the photo is ok only when the expected number of dice was found and
  *     every one is certain; else refused, with why and how to take one that reads.
  * The only sizes are fractions of each die's measured box, and the nets' input sizes, which
@@ -26,6 +27,7 @@
 #define READER_FILE "top_reader.onnx"
 #define TOP_FACE_FILE "top_face.onnx"
 #define FACE_READER_FILE "face_reader.onnx"
+#define DIE_OR_NOT_FILE "die_or_not.onnx"
 
 static yz_vision_status load_net(const char *dir, const char *file, yz_cv_net **net,
                                  yz_vision_error *err)
@@ -49,6 +51,7 @@ void yz_vision_nets_free(yz_vision_nets *nets)
     yz_cv_net_free(nets->reader);
     yz_cv_net_free(nets->top_face);
     yz_cv_net_free(nets->face_reader);
+    yz_cv_net_free(nets->die_or_not);
     yz_vision_release(nets);
 }
 
@@ -65,6 +68,7 @@ yz_vision_status yz_vision_nets_load(const char *chosen_dir, yz_vision_nets **ne
     if (status == YZ_VISION_OK) status = load_net(dir, TOP_FACE_FILE, &(*nets)->top_face, err);
     if (status == YZ_VISION_OK)
         status = load_net(dir, FACE_READER_FILE, &(*nets)->face_reader, err);
+    if (status == YZ_VISION_OK) status = load_net(dir, DIE_OR_NOT_FILE, &(*nets)->die_or_not, err);
     if (status == YZ_VISION_OK) status = yz_vision_geometry_load(dir, &(*nets)->geometry, err);
     if (status == YZ_VISION_OK)
         status =

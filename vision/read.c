@@ -67,9 +67,10 @@ yz_vision_status yz_vision_read_tops(const yz_vision_nets *nets, const yz_vision
     uint8_t *pixels = yz_vision_alloc((size_t)n_crops * crop_bytes + (size_t)n_found * face_bytes);
     yz_cv_image *crops = yz_vision_alloc((size_t)(n_crops + n_found) * sizeof *crops);
     float *out = yz_vision_alloc((size_t)(n_crops + n_found) * YZ_VISION_N_CLASSES * sizeof *out);
+    float *die_out = yz_vision_alloc((size_t)n_found * 2 * sizeof *die_out);
     float *corners = yz_vision_alloc((size_t)n_found * 8 * sizeof *corners);
     yz_vision_status status = YZ_VISION_OK;
-    if (!pixels || !crops || !out || !corners) {
+    if (!pixels || !crops || !out || !die_out || !corners) {
         status = YZ_VISION_ERR_NOMEM;
         goto done;
     }
@@ -93,11 +94,13 @@ yz_vision_status yz_vision_read_tops(const yz_vision_nets *nets, const yz_vision
                 memcpy(crops[n_found + i].data + (y * crop_px + x) * 3,
                        crops[i].data + (y * crop_px + crop_px - 1 - x) * 3, 3);
     }
-    int n_values = 0, n_corners = 0, n_face_values = 0;
+    int n_values = 0, n_corners = 0, n_face_values = 0, n_die_values = 0;
     if (!status &&
         (yz_cv_net_run(nets->reader, crops, n_crops, out, n_crops * YZ_VISION_N_CLASSES,
                        &n_values) ||
          n_values != n_crops * YZ_VISION_N_CLASSES ||
+         yz_cv_net_run(nets->die_or_not, crops, n_found, die_out, n_found * 2, &n_die_values) ||
+         n_die_values != n_found * 2 ||
          yz_cv_net_run(nets->top_face, crops, n_found, corners, n_found * 8, &n_corners) ||
          n_corners != n_found * 8))
         status = YZ_VISION_ERR_INTERNAL;
@@ -125,6 +128,7 @@ yz_vision_status yz_vision_read_tops(const yz_vision_nets *nets, const yz_vision
             whole_die[k] = 0.5f * (out[i * YZ_VISION_N_CLASSES + k] +
                                    out[(n_found + i) * YZ_VISION_N_CLASSES + k]);
         yz_vision_combine_readers(whole_die, face_out + i * YZ_VISION_N_CLASSES, readings[i].p);
+        readings[i].p_die = die_out[2 * i + 1];
         /* Corners come in crop widths, across the square the crop was cut from. */
         double side = crop_side(g, &found[i]);
         for (int k = 0; k < 4; k++) {
@@ -136,6 +140,7 @@ done:
     yz_vision_release(pixels);
     yz_vision_release(crops);
     yz_vision_release(out);
+    yz_vision_release(die_out);
     yz_vision_release(corners);
     return status;
 }
@@ -157,11 +162,10 @@ void yz_vision_collect_dice(const yz_vision_photo *photo, const yz_vision_tuning
     for (int i = 0; i < n_found && result->n_dice < YZ_VISION_MAX_DICE; i++) {
         const float *p = readings[i].p;
         int best = most_likely(p);
-        /* A weak peak the reader sees no die in is lawn. A strong one stays: a die whose top
-         * cannot be read still counts, and refuses the photo. Weak peaks at the frame's edge
-         * are lawn too: kept, they refused more good photos (a leaf, grass) than the cut-off
-         * dice they caught (tools/READER_HISTORY.md). */
-        if (found[i].score < tuning->die_score && best == 0 && !found[i].unexplained) continue;
+        /* Whether a peak is a die is the die-or-not net's to say, whatever the detector's score
+         * and whatever the readers read: soil, a leaf, a ball or a blank block is lawn, and a
+         * die whose top cannot be read still counts, and refuses the photo. */
+        if (readings[i].p_die < tuning->min_die) continue;
         yz_vision_die *die = &result->dice[result->n_dice++];
         memset(die, 0, sizeof *die);
         die->value = best;

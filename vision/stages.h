@@ -42,6 +42,7 @@ typedef struct {
     double min_confidence; /* combined readers' probability from which a value is trusted */
     double zoom_worth;     /* a second look is worth it when it enlarges the dice this much */
     double two_dice_side;  /* a box this many times the dice's size may be two dice */
+    double min_die;        /* die-or-not probability from which a detection is a die */
 } yz_vision_tuning;
 
 /* Reads dir/pipeline.json into *geometry; an error names the file and the field at fault. */
@@ -55,7 +56,7 @@ yz_vision_status yz_vision_tuning_parse(const char *list, const char *source,
                                         yz_vision_tuning *tuning, yz_vision_error *err);
 
 struct yz_vision_nets {
-    yz_cv_net *detector, *reader, *top_face, *face_reader;
+    yz_cv_net *detector, *reader, *top_face, *face_reader, *die_or_not;
     yz_vision_geometry geometry;
     yz_vision_tuning tuning;
 };
@@ -72,6 +73,7 @@ typedef struct {
     float p[YZ_VISION_N_CLASSES]; /* the two readers' combined probabilities: no top, 1..6 */
     double top[4][2];             /* the top face's corners, working-size pixels */
     int top_completed; /* part of the top face lay outside the photo, filled from its twin */
+    float p_die;       /* the die-or-not net's probability that the crop holds a die at all */
 } yz_vision_reading;
 
 /* ---- detect.c ---- */

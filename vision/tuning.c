@@ -23,6 +23,7 @@ static const struct {
      * still merged or loosely boxed: from 1.3 on, a second look reads more. */
     {"zoom_worth", offsetof(yz_vision_tuning, zoom_worth), 1.3, 1, 100},
     {"two_dice_side", offsetof(yz_vision_tuning, two_dice_side), 1.45, 1, 100},
+    {"min_die", offsetof(yz_vision_tuning, min_die), 0.5, 0, 1},
 };
 #define N_THRESHOLDS (sizeof thresholds / sizeof thresholds[0])
 
@@ -54,7 +55,7 @@ yz_vision_status yz_vision_tuning_parse(const char *list, const char *source,
         if (!equals || k == N_THRESHOLDS)
             return yz_vision_fail(err, YZ_VISION_ERR_USAGE, source,
                                   "'%s' is not NAME=VALUE with NAME one of die_score, "
-                                  "doubt_score, min_confidence, zoom_worth, two_dice_side",
+                                  "doubt_score, min_confidence, zoom_worth, two_dice_side, min_die",
                                   item);
         char *end;
         double value = strtod(equals + 1, &end);

@@ -176,8 +176,8 @@ void yz_vision_give_verdict(yz_vision_result *result, int expect, const yz_visio
         cut_off = distrust_cut_off_dice(result, expected);
     if (expect > 0 && result->n_dice < expect)
         refuse(result, "Take another photo from a little higher, with every die in the frame.",
-               "found %d dice, expected %d; one may be hidden or out of frame", result->n_dice,
-               expect);
+               "found %d %s, expected %d; one may be hidden or out of frame", result->n_dice,
+               result->n_dice == 1 ? "die" : "dice", expect);
     else if (expect > 0 && result->n_dice >= 2 * expect)
         /* Twice the dice a throw has: on the renders, only from close above, where a pip is
          * the size of a die and the detector takes each pip for one (10 to 23 of them). */

@@ -1,0 +1,120 @@
+#!/usr/bin/python3
+"""Train models/die_or_not.onnx: is there a die in this crop at all, whatever its top shows.
+
+The same 64x64 crop the whole-die reader gets (models/pipeline.json's reader crop) in, two
+probabilities out: 0 = lawn (soil, a leaf, a ball, a blank block, clover, a cup: anything the
+detector may score as a die), 1 = a die, also one whose top face cannot be read (hidden, in
+glare, cut by the frame). vision/read.c's collect_dice counts a detection as a die only when
+this net says so, so a bare-soil patch no longer refuses a photo as "found 6 dice", while a die
+whose top cannot be read still counts and refuses it (a photo of six dice with one unreadable
+never passes as five).
+
+Positives: every die of the truth files, cut as the detector's boxes cut them (the same
+detector_error as the readers learn with). Negatives: the reader's false detections, mined from
+render folders by tools/mine_negatives.sh (DIR/negatives.csv; clutter-only scenes and scenes with
+dice), and crops of ground well away from every die. Held out as train_reader.py holds out:
+every 7th render by number, every 4th photo of a shared set (or its own split).
+
+The net starts from the committed whole-die reader's features (load_exported), which already
+tell dice from lawn in a way, with a new two-way head; a few epochs on one core suffice.
+
+  tools/mine_negatives.sh /tmp/world /tmp/clutter /tmp/plain
+  /usr/bin/python3 tools/train_die_or_not.py /tmp/world /tmp/clutter /tmp/plain \\
+      ../shared/data/epanemu-dice ../shared/data/byler-d6 ../shared/data/matteop65-webcam
+
+Needs python3-torch, python3-opencv, python3-numpy, python3-onnx (tools/setup.sh --train).
+"""
+import argparse
+import pathlib
+import random
+import time
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+import train_reader as tr
+
+
+def samples(scenes, rng, augment):
+    """(crops, labels): every die (1), every mined false detection and two crops of ground (0)."""
+    xs, ys = [], []
+    for _, image, dice, _, negatives in scenes:
+        boxes = [(x, y, w, h, 1) for _, x, y, w, h, _ in dice] + [(*n, 0) for n in negatives]
+        for x, y, w, h, label in boxes:
+            side = max(w, h)
+            jx, jy, k, angle = tr.detector_error(side, rng) if augment else tr.NO_ERROR
+            xs.append(tr.crop(image, x + w / 2 + jx, y + h / 2 + jy, side * tr.CROP_SCALE * k,
+                              angle))
+            ys.append(label)
+        for _ in range(2):
+            patch = tr.lawn_negative(image, dice, rng)
+            if patch is not None:
+                xs.append(patch)
+                ys.append(0)
+    return xs, ys
+
+
+class DieOrNotExport(nn.Module):
+    def __init__(self, net):
+        super().__init__()
+        self.net = net
+
+    def forward(self, x):
+        return torch.softmax(self.net(x), 1)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("train", type=pathlib.Path, nargs="+",
+                        help="render folders (truth.csv, negatives.csv) and shared photo sets")
+    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path("models"))
+    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--max-lr", type=float, default=1e-3)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--init-from", type=pathlib.Path, default=pathlib.Path("models"),
+                        help="the folder whose top_reader.onnx gives the starting features")
+    args = parser.parse_args()
+    torch.manual_seed(1)
+    random.seed(1)
+    torch.set_num_threads(args.threads)
+    rng = np.random.default_rng(1)
+    started = time.time()
+    scenes = [scene for root in args.train for scene in tr.load_set(root)]
+    train = [s for s in scenes if not s[3]]
+    val = [s for s in scenes if s[3]]
+    print(f"{len(train)} training scenes, {len(val)} validation scenes", flush=True)
+
+    net = tr.Reader()
+    tr.load_exported(net, args.init_from / "top_reader.onnx", (1, 3, tr.CROP, tr.CROP),
+                     softmax=True)
+    net.classify = nn.Linear(96 * 4 * 4, 2)
+    vx, vy = samples(val, np.random.default_rng(7), False)
+    vx, vy = tr.to_tensor(vx), torch.tensor(vy)
+    opt = torch.optim.Adam(net.parameters(), args.max_lr / 10, weight_decay=1e-4)
+    sched = None
+    for epoch in range(args.epochs):
+        xs, ys = samples(train, rng, True)
+        if sched is None:
+            steps = (len(xs) + 31) // 32
+            sched = torch.optim.lr_scheduler.OneCycleLR(
+                opt, args.max_lr, total_steps=int(args.epochs * steps * 1.1) + 10)
+        loss = tr.train_epoch(net, opt, sched, len(xs), rng, F.cross_entropy,
+                              lambda idx: (tr.to_tensor([tr.augment_crop(xs[i], rng) for i in idx]),
+                                           torch.tensor([ys[i] for i in idx])))
+        net.eval()
+        with torch.no_grad():
+            p_die = torch.softmax(net(vx), 1)[:, 1]
+        dice, lawn = vy == 1, vy == 0
+        print(f"die-or-not epoch {epoch}: loss {loss:.3f}; held out: "
+              f"{(p_die[dice] >= 0.5).float().mean():.3f} of {int(dice.sum())} dice, "
+              f"{(p_die[lawn] < 0.5).float().mean():.3f} of {int(lawn.sum())} lawn crops right "
+              f"({len(ys)} training crops, {time.time() - started:.0f} s)", flush=True)
+    args.out.mkdir(exist_ok=True)
+    tr.export(DieOrNotExport(net), (1, 3, tr.CROP, tr.CROP), args.out / "die_or_not.onnx")
+
+
+if __name__ == "__main__":
+    main()
