@@ -7,20 +7,32 @@
 # shows each as "no die" to the top reader, train_die_or_not.py as "not a die". Every peak the
 # detector finds counts here (min_die=0: the die-or-not net is not asked), so that the
 # die-or-not net learns from all the detector's mistakes, not only from those it already sees.
-# usage: tools/mine_negatives.sh DIR...
+# A shared photo set (labels.csv and images/) is mined the same way, its false detections
+# written to $YZ_NEGATIVES/<set>.csv, outside ../shared/data (train_reader.py's load_set reads
+# them from there).
+# usage: [YZ_NEGATIVES=DIR] tools/mine_negatives.sh DIR...
 set -euo pipefail
 cd "$(dirname "$0")/.."
 yardzee="${YARDZEE:-build/yardzee}"
 for dir in "$@"; do
-    out="$dir/negatives.csv"
-    tail -n +2 "$dir/scenes.csv" | cut -d, -f1 | while read -r file; do
+    dir="${dir%/}"
+    if [ -f "$dir/labels.csv" ]; then # a shared photo set
+        [ -n "${YZ_NEGATIVES:-}" ] || { echo "mine_negatives: $dir: set YZ_NEGATIVES to a folder for its negatives" >&2; exit 2; }
+        mkdir -p "$YZ_NEGATIVES"
+        out="$YZ_NEGATIVES/$(basename "$dir").csv" truth="$dir/labels.csv" photos="$dir/images"
+        files=$(tail -n +2 "$truth" | cut -d, -f1 | sort -u)
+    else
+        out="$dir/negatives.csv" truth="$dir/truth.csv" photos="$dir"
+        files=$(tail -n +2 "$dir/scenes.csv" | cut -d, -f1)
+    fi
+    for file in $files; do
         printf '%s\t' "$file"
-        YARDZEE_TUNE=min_die=0 "$yardzee" read "$dir/$file" --expect any --json 2>/dev/null | tr -d '\n' || true
+        YARDZEE_TUNE=min_die=0 "$yardzee" read "$photos/$file" --expect any --json 2>/dev/null | tr -d '\n' || true
         echo
     done | /usr/bin/python3 -c '
 import collections, csv, json, sys
 truth = collections.defaultdict(list)
-with open(sys.argv[1] + "/truth.csv", newline="") as f:
+with open(sys.argv[1], newline="") as f:
     for row in csv.DictReader(f):
         truth[row["file"]].append([float(row[k]) for k in "xywh"])
 def inside(px, py, box):
@@ -39,7 +51,7 @@ for line in sys.stdin:
                for t in truth[name]):
             continue
         print(name + "," + ",".join(str(v) for v in box))
-' "$dir" >"$out.tmp"
+' "$truth" >"$out.tmp"
     mv "$out.tmp" "$out"
-    echo "$dir: $(($(wc -l <"$out") - 1)) false detections in $(($(wc -l <"$dir/scenes.csv") - 1)) scenes"
+    echo "$dir: $(($(wc -l <"$out") - 1)) false detections in $(echo "$files" | wc -w) photos"
 done

@@ -10,17 +10,18 @@ whose top cannot be read still counts and refuses it (a photo of six dice with o
 never passes as five).
 
 Positives: every die of the truth files, cut as the detector's boxes cut them (the same
-detector_error as the readers learn with). Negatives: the reader's false detections, mined from
-render folders by tools/mine_negatives.sh (DIR/negatives.csv; clutter-only scenes and scenes with
-dice), and crops of ground well away from every die. Held out as train_reader.py holds out:
+detector_error as the readers learn with). Negatives: the detector's false detections, mined
+by tools/mine_negatives.sh (clutter-only scenes, scenes with dice, and the real sets' photos),
+and crops of ground well away from every die. Held out as train_reader.py holds out:
 every 7th render by number, every 4th photo of a shared set (or its own split).
 
 The net starts from the committed whole-die reader's features (load_exported), which already
 tell dice from lawn in a way, with a new two-way head; a few epochs on one core suffice.
 
-  tools/mine_negatives.sh /tmp/world /tmp/clutter /tmp/plain
-  /usr/bin/python3 tools/train_die_or_not.py /tmp/world /tmp/clutter /tmp/plain \\
-      ../shared/data/epanemu-dice ../shared/data/byler-d6 ../shared/data/matteop65-webcam
+  SHARED="../shared/data/epanemu-dice ../shared/data/byler-d6 ../shared/data/matteop65-webcam"
+  export YZ_NEGATIVES=/tmp/yz-negatives   # the shared sets' false detections go here
+  tools/mine_negatives.sh /tmp/world /tmp/clutter /tmp/plain $SHARED
+  /usr/bin/python3 tools/train_die_or_not.py /tmp/world /tmp/clutter /tmp/plain $SHARED
 
 Needs python3-torch, python3-opencv, python3-numpy, python3-onnx (tools/setup.sh --train).
 """

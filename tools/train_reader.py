@@ -53,6 +53,7 @@ import argparse
 import csv
 import collections
 import json
+import os
 import pathlib
 import random
 import time
@@ -99,7 +100,9 @@ def load_set(root):
     (x, y, w, h)])] of one set: a render
     folder (truth.csv beside the JPEGs, whole-die boxes; every picture of scenes.csv, so that
     the scenes of --clutter-only, with no die, teach what is not a die) or a shared photo set
-    (labels.csv and images/; a set with its own splits.csv trains on its "train" split only)."""
+    (labels.csv and images/; a set with its own splits.csv trains on its "train" split only).
+    The false detections come from tools/mine_negatives.sh: DIR/negatives.csv for a render
+    folder, $YZ_NEGATIVES/<set>.csv for a shared set."""
     shared = (root / "labels.csv").exists()
     rows = collections.defaultdict(list)
     with open(root / ("labels.csv" if shared else "truth.csv"), newline="") as f:
@@ -114,8 +117,11 @@ def load_set(root):
         with open(root / "splits.csv", newline="") as f:
             split = {row["file"]: row["split"] for row in csv.DictReader(f)}
     negatives = collections.defaultdict(list)  # tools/mine_negatives.sh's false detections
-    if (root / "negatives.csv").exists():
-        with open(root / "negatives.csv", newline="") as f:
+    # A shared set's are kept outside ../shared/data, in $YZ_NEGATIVES/<set>.csv.
+    mined = (pathlib.Path(os.environ["YZ_NEGATIVES"]) / f"{root.name}.csv"
+             if shared and os.environ.get("YZ_NEGATIVES") else root / "negatives.csv")
+    if mined.exists():
+        with open(mined, newline="") as f:
             for row in csv.DictReader(f):
                 negatives[row["file"]].append(tuple(float(row[k]) for k in "xywh"))
     scenes = []
