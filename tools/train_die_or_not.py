@@ -57,15 +57,6 @@ def samples(scenes, rng, augment):
     return xs, ys
 
 
-class DieOrNotExport(nn.Module):
-    def __init__(self, net):
-        super().__init__()
-        self.net = net
-
-    def forward(self, x):
-        return torch.softmax(self.net(x), 1)
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -114,7 +105,8 @@ def main():
               f"{(p_die[lawn] < 0.5).float().mean():.3f} of {int(lawn.sum())} lawn crops right "
               f"({len(ys)} training crops, {time.time() - started:.0f} s)", flush=True)
     args.out.mkdir(exist_ok=True)
-    tr.export(DieOrNotExport(net), (1, 3, tr.CROP, tr.CROP), args.out / "die_or_not.onnx")
+    tr.export(tr.ReaderExport(net),  # softmax over (lawn, die)
+              (1, 3, tr.CROP, tr.CROP), args.out / "die_or_not.onnx")
 
 
 if __name__ == "__main__":
