@@ -3,15 +3,16 @@
  * The photo, shrunk to the detector's canvas (pipeline.json's det_side long side), goes through
  * the detector, which scores every det_stride x det_stride cell as a die's centre and guesses
  * that die's box. Dice that touch still have separate centres, which colour segmentation could
- * not promise. A local maximum scoring die_score or more is a die; one closer to a stronger one
- * than SAME_DIE die sides is the same die. A maximum between doubt_score and die_score may be a
- * die: unless the readers see no die there, it counts, so the photo is never read without it.
- * So do scores of doubt_score or more that no die accounts for (add_unexplained): a die merged
- * into its neighbour, or one half hidden behind it. Dice far smaller than those the detector
- * learned on (a far or high camera) get a second look: the part of the photo they are in,
- * enlarged until they are of the usual size (zoom_window). Dice far larger than it learned on
- * (a photo taken close to them) break into several peaks each: a step back looks at the photo
- * halved, and is taken when it sees one die where the first look saw several.
+ * not promise. Every local maximum scoring doubt_score or more is a candidate, and the die-or-not
+ * net (read.c) says whether it counts; one scoring die_score or more is a sure die, whose size
+ * the second look and the step back go by. A maximum closer to a stronger one than SAME_DIE die
+ * sides is the same die. Scores of doubt_score or more that no die accounts for are candidates
+ * too (add_unexplained): a die merged into its neighbour, or one half hidden behind it. Dice far
+ * smaller than those the detector learned on (a far or high camera) get a second look: the part
+ * of the photo they are in, enlarged until they are of the usual size (zoom_window). Dice far
+ * larger than it learned on (a photo taken close to them) break into several peaks each: a step
+ * back looks at the photo halved, and is taken when it sees one die where the first look saw
+ * several.
  */
 #include <math.h>
 #include <string.h>
@@ -54,9 +55,9 @@ static void one_peak_per_die(yz_vision_candidate *found, int *n_found)
 
 /* A die the detector merged into its neighbour leaves no peak of its own, only scores of
  * doubt_score or more farther from every found die than EXPLAINED die sides. Each such place
- * becomes an unexplained yz_vision_candidate (which then accounts for the cells around it): it
- * counts as a die, so the photo is never read one die short, and is certain only if the readers
- * agree on its value. */
+ * becomes an unexplained yz_vision_candidate (which then accounts for the cells around it): when
+ * the die-or-not net sees a die there it counts, so the photo is never read one die short, and
+ * it is certain only if the readers agree on its value. */
 static void add_unexplained(const yz_vision_nets *nets, const float *heat, const float *width,
                             const float *height, int grid_w, int cells_w, int cells_h,
                             double to_photo, yz_vision_candidate *found, int *n_found)

@@ -37,8 +37,9 @@ typedef struct {
 /* The reader's thresholds, read off held-out validation renders (tools/READER_HISTORY.md). A
  * sweep changes them through $YARDZEE_TUNE (tools/sweep_thresholds.sh); nothing else should. */
 typedef struct {
-    double die_score;      /* detector score from which a peak is a die */
-    double doubt_score;    /* ... from which it may be one */
+    double die_score;      /* detector score from which a peak is a sure die (its size and cut
+                              face are trusted); whether any peak counts is min_die's */
+    double doubt_score;    /* ... from which it is a candidate at all */
     double min_confidence; /* combined readers' probability from which a value is trusted */
     double zoom_worth;     /* a second look is worth it when it enlarges the dice this much */
     double two_dice_side;  /* a box this many times the dice's size may be two dice */
