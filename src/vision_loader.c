@@ -1,6 +1,8 @@
-/* vision_loader.c - the yardzee binary's libvision: every public function of vision.h, opening
- * the photo reader plugin (vision_plugin.h) on the first call that needs it and forwarding to
- * it. Commands that read no photo never get here, so they never map OpenCV (about 35 ms).
+/* vision_loader.c - the yardzee binary's libvision: every public function of vision.h that needs
+ * OpenCV (loading the nets, reading, annotating), opening the photo reader plugin
+ * (vision_plugin.h) on the first call that needs it and forwarding to it. The rest of vision.h
+ * (loading and writing photos) is linked into the binary from libyzphoto. Commands that read no
+ * photo never get here, so they never map OpenCV (about 35 ms).
  *
  * The plugin is looked for, in order: $YARDZEE_VISION_PLUGIN (a file, for tests), beside the
  * binary (the build tree), then in YZ_PLUGIN_RELDIR relative to the binary (the install:
@@ -24,7 +26,6 @@
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static const yz_vision_plugin *plugin;
 static char load_error[sizeof(((yz_vision_error *)0)->message)];
-static volatile int reuse_memory_wanted;
 
 static int exe_dir(char *dir, size_t size)
 {
@@ -85,7 +86,6 @@ static void load_plugin(void)
         else
             plugin = open_plugin(path);
     }
-    if (plugin && reuse_memory_wanted) plugin->reuse_memory();
 }
 
 /* The plugin, or NULL after filling err (when given) with why it cannot be loaded. */
@@ -99,35 +99,6 @@ static const yz_vision_plugin *vision(yz_vision_error *err)
     return plugin;
 }
 
-yz_vision_status yz_vision_load_file(const char *path, int max_long_side, yz_vision_photo *photo,
-                                     yz_vision_error *err)
-{
-    const yz_vision_plugin *p = vision(err);
-    return p ? p->load_file(path, max_long_side, photo, err) : YZ_VISION_ERR_INTERNAL;
-}
-
-yz_vision_status yz_vision_load_memory(const uint8_t *bytes, size_t n_bytes, const char *name,
-                                       int max_long_side, yz_vision_photo *photo,
-                                       yz_vision_error *err)
-{
-    const yz_vision_plugin *p = vision(err);
-    return p ? p->load_memory(bytes, n_bytes, name, max_long_side, photo, err)
-             : YZ_VISION_ERR_INTERNAL;
-}
-
-void yz_vision_photo_free(yz_vision_photo *photo)
-{
-    const yz_vision_plugin *p = vision(NULL);
-    if (p) p->photo_free(photo); /* without the plugin there is no photo to free */
-}
-
-int yz_vision_is_photo(const uint8_t *bytes, size_t n_bytes)
-{
-    const yz_vision_plugin *p = vision(NULL);
-    /* Without the plugin, let the bytes through: the load that follows says what is missing. */
-    return p ? p->is_photo(bytes, n_bytes) : 1;
-}
-
 yz_vision_status yz_vision_nets_load(const char *models_dir, yz_vision_nets **nets,
                                      yz_vision_error *err)
 {
@@ -139,23 +110,6 @@ void yz_vision_nets_free(yz_vision_nets *nets)
 {
     const yz_vision_plugin *p = nets ? vision(NULL) : NULL;
     if (p) p->nets_free(nets);
-}
-
-void yz_vision_reuse_memory(void)
-{
-    /* Every command asks for it at start-up: remember it, apply it when a photo is read. */
-    reuse_memory_wanted = 1;
-    if (plugin) plugin->reuse_memory();
-}
-
-yz_vision_options yz_vision_default_options(void)
-{
-    const yz_vision_plugin *p = vision(NULL);
-    if (p) return p->default_options();
-    /* Only ever passed to a read, which then fails saying the plugin is missing. */
-    yz_vision_options none;
-    memset(&none, 0, sizeof none);
-    return none;
 }
 
 yz_vision_status yz_vision_read_file(const char *path, const yz_vision_options *opts,
@@ -205,18 +159,4 @@ yz_vision_status yz_vision_annotate_claim_file(const char *path, const yz_vision
     const yz_vision_plugin *p = vision(err);
     return p ? p->annotate_claim_file(path, photo, result, claim, out_png, err)
              : YZ_VISION_ERR_INTERNAL;
-}
-
-yz_vision_status yz_vision_write_jpeg(const yz_vision_image *image, const char *path, int quality,
-                                      yz_vision_error *err)
-{
-    const yz_vision_plugin *p = vision(err);
-    return p ? p->write_jpeg(image, path, quality, err) : YZ_VISION_ERR_INTERNAL;
-}
-
-yz_vision_status yz_vision_write_png(const yz_vision_image *image, const char *path,
-                                     yz_vision_error *err)
-{
-    const yz_vision_plugin *p = vision(err);
-    return p ? p->write_png(image, path, err) : YZ_VISION_ERR_INTERNAL;
 }

@@ -9,22 +9,14 @@ const yz_vision_plugin *yz_vision_plugin_get(void)
         .abi = YZ_VISION_PLUGIN_ABI,
         .size = sizeof table,
         .sizes = YZ_VISION_PLUGIN_SIZES,
-        .load_file = yz_vision_load_file,
-        .load_memory = yz_vision_load_memory,
-        .photo_free = yz_vision_photo_free,
-        .is_photo = yz_vision_is_photo,
         .nets_load = yz_vision_nets_load,
         .nets_free = yz_vision_nets_free,
-        .reuse_memory = yz_vision_reuse_memory,
-        .default_options = yz_vision_default_options,
         .read_file = yz_vision_read_file,
         .read_photo = yz_vision_read_photo,
         .annotate = yz_vision_annotate,
         .annotate_from = yz_vision_annotate_from,
         .annotate_file = yz_vision_annotate_file,
         .annotate_claim_file = yz_vision_annotate_claim_file,
-        .write_jpeg = yz_vision_write_jpeg,
-        .write_png = yz_vision_write_png,
     };
     return &table;
 }

@@ -245,3 +245,11 @@ void yz_vision_photo_free(yz_vision_photo *photo)
     if (!photo) return;
     yz_vision_image_free(&photo->image);
 }
+
+/* Here rather than in pipeline.c: a command sets the options of the load (max_long_side)
+ * before the photo reader plugin, which holds the pipeline, has been opened. */
+yz_vision_options yz_vision_default_options(void)
+{
+    yz_vision_options options = {5, 0, NULL, NULL};
+    return options;
+}

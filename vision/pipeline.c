@@ -93,12 +93,6 @@ void yz_vision_testing_combine_readers(const float whole_die[7], const float fac
     yz_vision_combine_readers(whole_die, face, combined);
 }
 
-yz_vision_options yz_vision_default_options(void)
-{
-    yz_vision_options options = {5, 0, NULL, NULL};
-    return options;
-}
-
 /* yz_vision_read_photo, with `name` (the photo's file, or "(photo)") in error messages. */
 static yz_vision_status read_named(const yz_vision_photo *photo, const char *name,
                                    const yz_vision_options *opts, yz_vision_result *result,
