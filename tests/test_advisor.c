@@ -11,6 +11,7 @@
 
 #include "rules.h"
 #include "rules_testing.h"
+#include "test_cards.h"
 
 static yz_strategy *build(const char *profile_name, int no_extra_rules)
 {
@@ -22,30 +23,6 @@ static yz_strategy *build(const char *profile_name, int no_extra_rules)
     if (yz_strategy_build(yz_rules_profile_find(profile_name), &options, &strategy, &err) != YZ_OK)
         fail_msg("%s", err.message);
     return strategy;
-}
-
-static yz_roll roll_of(const char *text)
-{
-    yz_roll roll;
-    yz_rules_error err;
-    if (yz_rules_roll_parse(text, "test", &roll, &err) != YZ_OK) fail_msg("%s", err.message);
-    return roll;
-}
-
-static yz_card card_of(const char *spec)
-{
-    yz_card card;
-    yz_rules_card_init(&card);
-    char copy[512];
-    snprintf(copy, sizeof copy, "%s", spec);
-    for (char *item = strtok(copy, " "); item; item = strtok(NULL, " ")) {
-        char *eq = strchr(item, '=');
-        *eq = '\0';
-        for (int b = 0; b < YZ_BOX_COUNT; b++)
-            if (strcmp(yz_rules_box_name((yz_box)b), item) == 0)
-                card.points[b] = (int16_t)atoi(eq + 1);
-    }
-    return card;
 }
 
 /* ---- published optima ---------------------------------------------------------------------- */

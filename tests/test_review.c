@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "rules.h"
+#include "test_cards.h"
 
 #ifndef YZ_TEST_CACHE
 #define YZ_TEST_CACHE "cache"
@@ -34,33 +35,6 @@ static yz_strategy *strategy_for(const yz_profile *profile)
         if (!(a_ >= b_ - (epsilon) && a_ <= b_ + (epsilon)))                                       \
             fail_msg("%s = %.12f, %s = %.12f", #a, a_, #b, b_);                                    \
     } while (0)
-
-static yz_roll roll_of(const char *text)
-{
-    yz_roll roll;
-    yz_rules_error err;
-    if (yz_rules_roll_parse(text, "test", &roll, &err) != YZ_OK) fail_msg("%s", err.message);
-    return roll;
-}
-
-/* "aces=3 chance=25": a card written plainly, box by box. */
-static yz_card card_of(const char *spec)
-{
-    yz_card card;
-    yz_rules_card_init(&card);
-    char copy[256];
-    snprintf(copy, sizeof copy, "%s", spec);
-    for (char *item = strtok(copy, " "); item; item = strtok(NULL, " ")) {
-        char *eq = strchr(item, '=');
-        *eq = '\0';
-        int found = 0;
-        for (int b = 0; b < YZ_BOX_COUNT; b++)
-            if (strcmp(yz_rules_box_name((yz_box)b), item) == 0)
-                card.points[b] = (int16_t)atoi(eq + 1), found = 1;
-        if (!found) fail_msg("no box '%s'", item);
-    }
-    return card;
-}
 
 static yz_box box_of(const yz_profile *profile, const char *name)
 {

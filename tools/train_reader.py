@@ -193,6 +193,22 @@ def jitter_colour(image, rng):
     return np.clip(image, 0, 255)
 
 
+def turn_colours(image, rng):
+    """The photo's colours turned about the grey axis by a random angle (a wooden die on grass
+    becomes a green die on purple ground, a red one a blue one), or now and then made grey:
+    what a die is does not depend on its colour, and the renders and photos hold few dice of
+    most colours. Brightness, and so every pip's contrast, is kept."""
+    grey = image.mean(axis=2, keepdims=True)
+    if rng.random() < 0.2:
+        return np.repeat(grey, 3, axis=2)
+    angle = rng.uniform(0.15, 1.85) * np.pi
+    axis = np.ones(3) / np.sqrt(3)
+    cross = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
+    turn = (np.cos(angle) * np.eye(3) + np.sin(angle) * cross +
+            (1 - np.cos(angle)) * np.outer(axis, axis))
+    return np.clip(image @ turn.T.astype(np.float32), 0, 255)
+
+
 def second_look(image, dice):
     """What vision/detect.c's zoom_window shows the detector of a photo of small dice, from
     the true boxes: (the part of the photo around the dice, the dice in it, the scale), or None
@@ -213,9 +229,9 @@ def second_look(image, dice):
             [(v, x - left, y - top, bw, bh, t) for v, x, y, bw, bh, t in dice], zoom)
 
 
-def detector_sample(image, dice, rng, augment, scale=None):
+def detector_sample(image, dice, rng, augment, scale=None, colour_turn=0.0):
     """The canvas the detector sees (the photo shrunk to DET_SIDE, or by `scale`) and its
-    targets."""
+    targets; with augment, colours turned (turn_colours) in this share of samples."""
     h, w = image.shape[:2]
     scale = scale or DET_SIDE / max(w, h)
     if augment:
@@ -233,6 +249,8 @@ def detector_sample(image, dice, rng, augment, scale=None):
         part = part[:, ::-1]
     if augment:
         part = jitter_colour(part, rng)
+        if colour_turn and rng.random() < colour_turn:
+            part = turn_colours(part, rng)
     canvas[:part.shape[0], :part.shape[1]] = part
     cells = DET_SIDE // STRIDE
     heat = np.zeros((cells, cells), np.float32)
@@ -267,7 +285,7 @@ def focal_loss(pred, heat):
     return -(pos_loss.sum() + neg_loss.sum()) / n
 
 
-def train_detector(train, val, epochs, rng, net=None, max_lr=3e-3):
+def train_detector(train, val, epochs, rng, net=None, max_lr=3e-3, colour_turn=0.0):
     net = net or Detector()
     opt = torch.optim.Adam(net.parameters(), 2e-3)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr, total_steps=epochs * ((len(train) + 3) // 4))
@@ -280,8 +298,9 @@ def train_detector(train, val, epochs, rng, net=None, max_lr=3e-3):
             for i in order[start:start + 4]:
                 image, dice = train[i][1], train[i][2]
                 closer = second_look(image, dice) if rng.random() < 0.5 else None
-                batch.append(detector_sample(*closer[:2], rng, True, closer[2]) if closer
-                             else detector_sample(image, dice, rng, True))
+                batch.append(detector_sample(*closer[:2], rng, True, closer[2], colour_turn)
+                             if closer else
+                             detector_sample(image, dice, rng, True, colour_turn=colour_turn))
             x, heat, size, mask = (torch.stack(t) for t in zip(*batch))
             out = net(x.float())
             loss = focal_loss(out[:, 0], heat)
@@ -559,6 +578,9 @@ def main():
                         help="fine-tune: start from the nets exported in this folder (e.g. models)")
     parser.add_argument("--max-lr", type=float, default=3e-3,
                         help="the learning rate's peak (one cycle); lower to fine-tune")
+    parser.add_argument("--colour-turn", type=float, default=0.0,
+                        help="share of the detector's samples shown with their colours turned "
+                             "(turn_colours); the committed detector was trained with 0")
     parser.add_argument("--cache", type=pathlib.Path, default=pathlib.Path("/tmp/yz-train-nets"),
                         help="where the torch weights are kept between runs")
     args = parser.parse_args()
@@ -580,7 +602,8 @@ def main():
         load_exported(det, args.init_from / "dice_detector.onnx", (1, 3, DET_SIDE, DET_SIDE))
         load_exported(reader, args.init_from / "top_reader.onnx", (1, 3, CROP, CROP), softmax=True)
     det = train_or_load(args, "detector",
-                        lambda: train_detector(train, val, args.det_epochs, rng, det, args.max_lr),
+                        lambda: train_detector(train, val, args.det_epochs, rng, det, args.max_lr,
+                                                    args.colour_turn),
                         det, lambda net: net, (1, 3, DET_SIDE, DET_SIDE), "dice_detector.onnx",
                         started)
     reader = train_or_load(args, "reader",
