@@ -19,9 +19,16 @@ The net starts from the committed whole-die reader's features (load_exported), w
 tell dice from lawn in a way, with a new two-way head; a few epochs on one core suffice.
 
   SHARED="../shared/data/epanemu-dice ../shared/data/byler-d6 ../shared/data/matteop65-webcam"
+  WORLD="/tmp/world /tmp/world2 /tmp/world3 /tmp/clutter /tmp/clutter3"  # tools/render/README.md
   export YZ_NEGATIVES=/tmp/yz-negatives   # the shared sets' false detections go here
-  tools/mine_negatives.sh /tmp/world /tmp/clutter /tmp/plain $SHARED
-  /usr/bin/python3 tools/train_die_or_not.py /tmp/world /tmp/clutter /tmp/plain $SHARED
+  tools/mine_negatives.sh $WORLD /tmp/plain $SHARED   # with the committed detector, then again
+  # with a second detector (YARDZEE_MODELS), each DIR/negatives.csv (and $YZ_NEGATIVES/SET.csv)
+  # the two runs' rows together: the mistakes of two detectors, not only of the one in use
+  /usr/bin/python3 tools/train_die_or_not.py $WORLD /tmp/plain /tmp/plain $SHARED --threads 2
+
+The committed net came from exactly that: /tmp/plain is train_reader.py's seed-1000 folder (200
+scenes at 640 px), the second detector the one tools/READER_HISTORY.md calls ft5 (train_reader.py
+--colour-turn 0.3, issue 24's third try), 8 epochs, 12 minutes on two cores beside a training.
 
 Needs python3-torch, python3-opencv, python3-numpy, python3-onnx (tools/setup.sh --train).
 """

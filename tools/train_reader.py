@@ -285,7 +285,21 @@ def focal_loss(pred, heat):
     return -(pos_loss.sum() + neg_loss.sum()) / n
 
 
-def train_detector(train, val, epochs, rng, net=None, max_lr=3e-3, colour_turn=0.0):
+def keep_loss(out, kept):
+    """How far the net's maps are from `kept`, another detector's on the same canvases: its
+    centre scores where either sees something, and its box sizes weighted by its centre score."""
+    seen = ((out[:, 0] > 0.1) | (kept[:, 0] > 0.1)).float()
+    heat = (((out[:, 0] - kept[:, 0]) ** 2) * seen).sum() / (kept[:, 0] > 0.5).sum().clamp(min=1)
+    weight = kept[:, :1]
+    size = (torch.abs(out[:, 1:] - kept[:, 1:]) * weight).sum() / weight.sum().clamp(min=1)
+    return heat + size
+
+
+def train_detector(train, val, epochs, rng, net=None, max_lr=3e-3, colour_turn=0.0,
+                   teacher=None, keep_sets=()):
+    """With a teacher, the scenes of keep_sets (folder names) also pull the net towards what the
+    teacher (the committed detector) sees there (keep_loss): a fine-tune on a wider world keeps
+    what it did on the lawn, box sizes included, which vision/'s rules build on."""
     net = net or Detector()
     opt = torch.optim.Adam(net.parameters(), 2e-3)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr, total_steps=epochs * ((len(train) + 3) // 4))
@@ -294,8 +308,9 @@ def train_detector(train, val, epochs, rng, net=None, max_lr=3e-3, colour_turn=0
         order = rng.permutation(len(train))
         total = 0.0
         for start in range(0, len(order), 4):
-            batch = []
+            batch, keep = [], []
             for i in order[start:start + 4]:
+                keep.append(train[i][0].split("/")[0] in keep_sets)
                 image, dice = train[i][1], train[i][2]
                 closer = second_look(image, dice) if rng.random() < 0.5 else None
                 batch.append(detector_sample(*closer[:2], rng, True, closer[2], colour_turn)
@@ -305,6 +320,11 @@ def train_detector(train, val, epochs, rng, net=None, max_lr=3e-3, colour_turn=0
             out = net(x.float())
             loss = focal_loss(out[:, 0], heat)
             loss = loss + 0.5 * (F.l1_loss(out[:, 1:], size, reduction="none") * mask[:, None]).sum() / mask.sum().clamp(min=1)
+            if teacher is not None and any(keep):
+                kept = torch.tensor(keep)
+                with torch.no_grad():
+                    taught = teacher(x[kept].float())
+                loss = loss + keep_loss(out[kept], taught)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -581,6 +601,9 @@ def main():
     parser.add_argument("--colour-turn", type=float, default=0.0,
                         help="share of the detector's samples shown with their colours turned "
                              "(turn_colours); the committed detector was trained with 0")
+    parser.add_argument("--keep-sets", default="",
+                        help="fine-tune: comma-separated folder names whose scenes also keep "
+                             "the --init-from detector's maps (keep_loss)")
     parser.add_argument("--cache", type=pathlib.Path, default=pathlib.Path("/tmp/yz-train-nets"),
                         help="where the torch weights are kept between runs")
     args = parser.parse_args()
@@ -598,12 +621,17 @@ def main():
     # Both made first, whatever is trained: their initial weights draw on torch's seeded
     # generator, and the committed models were trained after these draws.
     det, reader = Detector(), Reader()
+    teacher = None
     if args.init_from:
         load_exported(det, args.init_from / "dice_detector.onnx", (1, 3, DET_SIDE, DET_SIDE))
+        if args.keep_sets:
+            teacher = load_exported(Detector(), args.init_from / "dice_detector.onnx",
+                                    (1, 3, DET_SIDE, DET_SIDE))
         load_exported(reader, args.init_from / "top_reader.onnx", (1, 3, CROP, CROP), softmax=True)
     det = train_or_load(args, "detector",
                         lambda: train_detector(train, val, args.det_epochs, rng, det, args.max_lr,
-                                                    args.colour_turn),
+                                                    args.colour_turn, teacher,
+                                                    set(filter(None, args.keep_sets.split(",")))),
                         det, lambda net: net, (1, 3, DET_SIDE, DET_SIDE), "dice_detector.onnx",
                         started)
     reader = train_or_load(args, "reader",
