@@ -15,7 +15,8 @@ static inline yz_roll roll_of(const char *text)
     return roll;
 }
 
-/* "aces=3 chance=25": a card written box by box; the other boxes are open. */
+/* "aces=3 chance=25": a card written box by box, the other boxes open; "extra=N" sets the
+ * count of extra Yahtzees scored. */
 static inline yz_card card_of(const char *spec)
 {
     yz_card card;
@@ -26,6 +27,10 @@ static inline yz_card card_of(const char *spec)
         char *eq = strchr(item, '=');
         if (!eq) fail_msg("'%s' is not BOX=POINTS", item);
         *eq = '\0';
+        if (strcmp(item, "extra") == 0) {
+            card.extra_yahtzees = (int16_t)atoi(eq + 1);
+            continue;
+        }
         int found = 0;
         for (int b = 0; b < YZ_BOX_COUNT; b++)
             if (strcmp(yz_rules_box_name((yz_box)b), item) == 0)

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "rules.h"
+#include "test_cards.h"
 
 /* ---- the oracle: each box's rule as the rulebook words it, on the dice as thrown ---------- */
 
@@ -133,14 +134,6 @@ static void every_roll_in_every_box_matches_the_oracle(void **state)
 
 /* ---- the rulebooks' worked examples -------------------------------------------------------- */
 
-static yz_roll roll_of(const char *text)
-{
-    yz_roll roll;
-    yz_rules_error err;
-    if (yz_rules_roll_parse(text, "test", &roll, &err) != YZ_OK) fail_msg("%s", err.message);
-    return roll;
-}
-
 static void rulebook_examples_score_as_printed(void **state)
 {
     (void)state;
@@ -186,31 +179,6 @@ static void rulebook_examples_score_as_printed(void **state)
 }
 
 /* ---- legal boxes for a five of a kind ----------------------------------------------------- */
-
-/* A card from "box=points" pairs separated by spaces; "extra=N" sets the bonus count. */
-static yz_card card_of(const char *spec)
-{
-    yz_card card;
-    yz_rules_card_init(&card);
-    char copy[512];
-    snprintf(copy, sizeof copy, "%s", spec);
-    for (char *item = strtok(copy, " "); item; item = strtok(NULL, " ")) {
-        char *eq = strchr(item, '=');
-        *eq = '\0';
-        if (strcmp(item, "extra") == 0) {
-            card.extra_yahtzees = (int16_t)atoi(eq + 1);
-            continue;
-        }
-        int found = 0;
-        for (int b = 0; b < YZ_BOX_COUNT; b++)
-            if (strcmp(yz_rules_box_name((yz_box)b), item) == 0) {
-                card.points[b] = (int16_t)atoi(eq + 1);
-                found = 1;
-            }
-        if (!found) fail_msg("bad box in test card: %s", item);
-    }
-    return card;
-}
 
 /* "fours=20 three_kind=20 +100": the options expected, in display order, then the bonus. */
 static void check_options(const char *profile_name, const char *card_spec, const char *roll_text,
