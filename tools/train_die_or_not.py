@@ -34,7 +34,6 @@ Needs python3-torch, python3-opencv, python3-numpy, python3-onnx (tools/setup.sh
 """
 import argparse
 import pathlib
-import random
 import time
 
 import numpy as np
@@ -76,15 +75,9 @@ def main():
     parser.add_argument("--init-from", type=pathlib.Path, default=pathlib.Path("models"),
                         help="the folder whose top_reader.onnx gives the starting features")
     args = parser.parse_args()
-    torch.manual_seed(1)
-    random.seed(1)
-    torch.set_num_threads(args.threads)
-    rng = np.random.default_rng(1)
+    rng = tr.seeded(args.threads)
     started = time.time()
-    scenes = [scene for root in args.train for scene in tr.load_set(root)]
-    train = [s for s in scenes if not s[3]]
-    val = [s for s in scenes if s[3]]
-    print(f"{len(train)} training scenes, {len(val)} validation scenes", flush=True)
+    train, val = tr.load_split(args.train)
 
     net = tr.Reader()
     tr.load_exported(net, args.init_from / "top_reader.onnx", (1, 3, tr.CROP, tr.CROP),

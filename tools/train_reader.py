@@ -139,6 +139,24 @@ def load_set(root):
     return scenes
 
 
+def seeded(threads):
+    """Seeds torch, random and numpy as every training script does, so that a run repeats with
+    the same torch build, and sets torch's threads; numpy's generator."""
+    torch.manual_seed(1)
+    random.seed(1)
+    torch.set_num_threads(threads)
+    return np.random.default_rng(1)
+
+
+def load_split(roots):
+    """load_set of every root, split into (training scenes, held-out scenes)."""
+    scenes = [scene for root in roots for scene in load_set(root)]
+    train = [scene for scene in scenes if not scene[3]]
+    val = [scene for scene in scenes if scene[3]]
+    print(f"{len(train)} training scenes, {len(val)} validation scenes", flush=True)
+    return train, val
+
+
 def whole_die_boxes(dice):
     """Pip boxes -> whole-die squares around the top face's centre. The dice in one photo are
     one size: the side comes from the photo's 4s, 5s and 6s (whose pips span the face), else
@@ -607,14 +625,8 @@ def main():
     parser.add_argument("--cache", type=pathlib.Path, default=pathlib.Path("/tmp/yz-train-nets"),
                         help="where the torch weights are kept between runs")
     args = parser.parse_args()
-    torch.manual_seed(1)
-    random.seed(1)
-    torch.set_num_threads(args.threads)
-    rng = np.random.default_rng(1)
-    scenes = [scene for root in args.train for scene in load_set(root)]
-    train = [scene[:3] + scene[4:] for scene in scenes if not scene[3]]
-    val = [scene[:3] + scene[4:] for scene in scenes if scene[3]]
-    print(f"{len(train)} training scenes, {len(val)} validation scenes", flush=True)
+    rng = seeded(args.threads)
+    train, val = ([scene[:3] + scene[4:] for scene in part] for part in load_split(args.train))
     args.out.mkdir(exist_ok=True)
     started = time.time()
     args.cache.mkdir(exist_ok=True)

@@ -52,11 +52,14 @@ yz_vision_status yz_vision_tuning_parse(const char *list, const char *source,
         if (equals) *equals = '\0';
         while (k < N_THRESHOLDS && strcmp(item, thresholds[k].name) != 0)
             k++;
-        if (!equals || k == N_THRESHOLDS)
+        if (!equals || k == N_THRESHOLDS) {
+            char names[160] = "";
+            for (size_t n = 0; n < N_THRESHOLDS; n++)
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", n ? ", " : "",
+                         thresholds[n].name);
             return yz_vision_fail(err, YZ_VISION_ERR_USAGE, source,
-                                  "'%s' is not NAME=VALUE with NAME one of die_score, "
-                                  "doubt_score, min_confidence, zoom_worth, two_dice_side, min_die",
-                                  item);
+                                  "'%s' is not NAME=VALUE with NAME one of %s", item, names);
+        }
         char *end;
         double value = strtod(equals + 1, &end);
         if (end == equals + 1 || *end || !(value >= thresholds[k].low) ||
