@@ -127,14 +127,15 @@ def turn(face, rng):
     return face[:, ::-1] if rng.random() < 0.5 else face
 
 
-def train(xs, ys, vx, vy, epochs, rng, net=None, max_lr=3e-3):
+def train(xs, ys, vx, vy, epochs, rng, net=None, max_lr=3e-3, colour_turn=0.0):
     net = net or FaceReader()
     opt = torch.optim.Adam(net.parameters(), 2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr, total_steps=epochs * ((len(xs) + 31) // 32) + 10)
     vx, vy = to_tensor(vx), torch.from_numpy(vy)
     for epoch in range(epochs):
         loss = train_epoch(net, opt, sched, len(xs), rng, F.cross_entropy,
-                           lambda idx: (to_tensor([augment_crop(turn(xs[i], rng), rng) for i in idx]),
+                           lambda idx: (to_tensor([augment_crop(turn(xs[i], rng), rng, colour_turn)
+                                                for i in idx]),
                                         torch.from_numpy(ys[idx])))
         net.eval()
         with torch.no_grad():
@@ -161,6 +162,9 @@ def main():
                         help="fine-tune: start from face_reader.onnx in this folder (e.g. models)")
     parser.add_argument("--max-lr", type=float, default=3e-3,
                         help="the learning rate's peak (one cycle); lower to fine-tune")
+    parser.add_argument("--colour-turn", type=float, default=0.0,
+                        help="share of the faces shown with their colours turned "
+                             "(train_reader.turn_colours); the committed net was trained with 0")
     args = parser.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -181,7 +185,7 @@ def main():
     if args.init_from:
         net = load_exported(FaceReader(), args.init_from / "face_reader.onnx", (1, 3, FACE, FACE),
                             softmax=True)
-    net = train(xs, ys, vx, vy, args.epochs, rng, net, args.max_lr)
+    net = train(xs, ys, vx, vy, args.epochs, rng, net, args.max_lr, args.colour_turn)
     args.out.mkdir(exist_ok=True)
     export(ReaderExport(net), (1, 3, FACE, FACE), args.out / "face_reader.onnx")
     print(f"trained in {time.time() - started:.0f} s")

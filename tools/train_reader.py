@@ -314,7 +314,7 @@ def keep_loss(out, kept):
 
 
 def train_detector(train, val, epochs, rng, net=None, max_lr=3e-3, colour_turn=0.0,
-                   teacher=None, keep_sets=()):
+                   teacher=None, keep_sets=(), keep_weight=1.0):
     """With a teacher, the scenes of keep_sets (folder names) also pull the net towards what the
     teacher (the committed detector) sees there (keep_loss): a fine-tune on a wider world keeps
     what it did on the lawn, box sizes included, which vision/'s rules build on."""
@@ -342,7 +342,7 @@ def train_detector(train, val, epochs, rng, net=None, max_lr=3e-3, colour_turn=0
                 kept = torch.tensor(keep)
                 with torch.no_grad():
                     taught = teacher(x[kept].float())
-                loss = loss + keep_loss(out[kept], taught)
+                loss = loss + keep_weight * keep_loss(out[kept], taught)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -460,12 +460,15 @@ def lawn_negative(image, dice, rng):
     return None
 
 
-def augment_crop(patch, rng):
+def augment_crop(patch, rng, colour_turn=0.0):
+    """A reader's crop as photos vary it; colours turned (turn_colours) in this share of crops."""
     if rng.random() < 0.5:
         patch = patch[:, ::-1]  # a mirrored die is still a die; 2, 3 and 6 mirror to themselves
     if rng.random() < 0.3:
         patch = cv2.GaussianBlur(np.ascontiguousarray(patch), (0, 0), rng.uniform(0.3, 1.0))
     patch = jitter_colour(patch, rng)
+    if colour_turn and rng.random() < colour_turn:
+        patch = turn_colours(patch, rng)
     patch = patch + rng.normal(0, rng.uniform(0, 5), patch.shape)
     return np.clip(patch, 0, 255)
 
@@ -474,7 +477,7 @@ def to_tensor(patches):
     return torch.from_numpy(np.stack([np.ascontiguousarray(p).transpose(2, 0, 1) for p in patches]).astype(np.float32) / 255.0)
 
 
-def train_reader(train, val, epochs, rng, net=None, max_lr=3e-3):
+def train_reader(train, val, epochs, rng, net=None, max_lr=3e-3, colour_turn=0.0):
     net = net or Reader()
     opt = torch.optim.Adam(net.parameters(), 2e-3, weight_decay=1e-4)
     sched = None
@@ -488,7 +491,7 @@ def train_reader(train, val, epochs, rng, net=None, max_lr=3e-3):
             # a little slack: the number of lawn negatives varies from epoch to epoch
             sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr, total_steps=int(epochs * steps_per_epoch * 1.1) + 10)
         loss = train_epoch(net, opt, sched, len(xs), rng, F.cross_entropy,
-                           lambda idx: (to_tensor([augment_crop(xs[i], rng) for i in idx]),
+                           lambda idx: (to_tensor([augment_crop(xs[i], rng, colour_turn) for i in idx]),
                                         torch.tensor([ys[i] for i in idx])))
         net.eval()
         with torch.no_grad():
@@ -617,11 +620,13 @@ def main():
     parser.add_argument("--max-lr", type=float, default=3e-3,
                         help="the learning rate's peak (one cycle); lower to fine-tune")
     parser.add_argument("--colour-turn", type=float, default=0.0,
-                        help="share of the detector's samples shown with their colours turned "
-                             "(turn_colours); the committed detector was trained with 0")
+                        help="share of each net's samples shown with their colours turned "
+                             "(turn_colours); the committed nets were trained with 0")
     parser.add_argument("--keep-sets", default="",
                         help="fine-tune: comma-separated folder names whose scenes also keep "
                              "the --init-from detector's maps (keep_loss)")
+    parser.add_argument("--keep-weight", type=float, default=1.0,
+                        help="fine-tune: keep_loss's weight beside the detector's own loss")
     parser.add_argument("--cache", type=pathlib.Path, default=pathlib.Path("/tmp/yz-train-nets"),
                         help="where the torch weights are kept between runs")
     args = parser.parse_args()
@@ -643,12 +648,13 @@ def main():
     det = train_or_load(args, "detector",
                         lambda: train_detector(train, val, args.det_epochs, rng, det, args.max_lr,
                                                     args.colour_turn, teacher,
-                                                    set(filter(None, args.keep_sets.split(",")))),
+                                                    set(filter(None, args.keep_sets.split(","))),
+                                                    args.keep_weight),
                         det, lambda net: net, (1, 3, DET_SIDE, DET_SIDE), "dice_detector.onnx",
                         started)
     reader = train_or_load(args, "reader",
                            lambda: train_reader(train, val, args.reader_epochs, rng, reader,
-                                                args.max_lr),
+                                                args.max_lr, args.colour_turn),
                            reader, ReaderExport, (1, 3, CROP, CROP), "top_reader.onnx", started)
     print("weigh them with tools/sweep_thresholds.sh and tools/eval_shared.sh", flush=True)
 

@@ -31,6 +31,10 @@ typedef struct {
  * averages the pixels each output pixel covers (OpenCV's INTER_AREA), so grass does not alias. */
 yz_cv_status yz_cv_resize_area(const yz_cv_image *src, yz_cv_image *dst);
 
+/* Starts OpenCV's pool of worker threads (TBB: its libraries loaded, its threads made), which it
+ * otherwise starts on its first parallel work, on whichever thread first reads a photo. */
+yz_cv_status yz_cv_start_threads(void);
+
 /* A learned net (ONNX, run by OpenCV's dnn module). Opaque to C; OpenCV owns its memory (the
  * one allocation outside yz_vision_alloc: the net's layers are OpenCV's to size). */
 typedef struct yz_cv_net yz_cv_net;
