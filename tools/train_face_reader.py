@@ -45,7 +45,8 @@ import torch.nn.functional as F
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from train_reader import (CROP, CROP_SCALE, NO_ERROR, PIPELINE, ReaderExport,  # noqa: E402
                           augment_crop, block, crop, detector_error, export, half_die_negative,
-                          lawn_negative, load_exported, load_set, to_tensor, train_epoch)
+                          lawn_negative, load_exported, load_split, seeded, to_tensor,
+                          train_epoch)
 
 FACE = PIPELINE["face_reader"]["face"]  # face crop side (models/pipeline.json)
 FACE_MARGIN = PIPELINE["face_reader"]["face_margin"]  # the face quad grown about its centre
@@ -166,17 +167,12 @@ def main():
                         help="share of the faces shown with their colours turned "
                              "(train_reader.turn_colours); the committed net was trained with 0")
     args = parser.parse_args()
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
+    rng = seeded(args.threads, args.seed)
     cv2.setNumThreads(args.threads)
-    rng = np.random.default_rng(args.seed)
     started = time.time()
     top_face = cv2.dnn.readNetFromONNX(str(args.top_face))
-    train_set, val_set = [], []
-    for root in args.train:
-        for name, image, dice, held_out, negatives in load_set(root):
-            (val_set if held_out else train_set).append((name, image, dice, negatives))
-    print(f"{len(train_set)} training scenes, {len(val_set)} validation scenes", flush=True)
+    train_set, val_set = ([scene[:3] + scene[4:] for scene in part]
+                          for part in load_split(args.train))
     xs, ys = face_samples(train_set, top_face, rng, VARIANTS)
     vx, vy = face_samples(val_set, top_face, np.random.default_rng(7), 1)
     print(f"{len(xs)} training faces, {len(vx)} validation faces ({time.time() - started:.0f} s)",

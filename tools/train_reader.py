@@ -55,7 +55,6 @@ import collections
 import json
 import os
 import pathlib
-import random
 import time
 
 import cv2
@@ -139,13 +138,12 @@ def load_set(root):
     return scenes
 
 
-def seeded(threads):
-    """Seeds torch, random and numpy as every training script does, so that a run repeats with
-    the same torch build, and sets torch's threads; numpy's generator."""
-    torch.manual_seed(1)
-    random.seed(1)
+def seeded(threads, seed=1):
+    """Seeds torch and numpy as every training script does, so that a run repeats with the same
+    torch build, and sets torch's threads; numpy's generator."""
+    torch.manual_seed(seed)
     torch.set_num_threads(threads)
-    return np.random.default_rng(1)
+    return np.random.default_rng(seed)
 
 
 def load_split(roots):
