@@ -200,6 +200,32 @@ class Detector(nn.Module):
         return torch.cat([torch.sigmoid(out[:, :1]), out[:, 1:]], 1)
 
 
+class DetectorPair(nn.Module):
+    """Two detectors read as one (tools/READER_HISTORY.md's pair; --teacher can be one): a cell's
+    centre score is the higher of the two, its box the two boxes weighted by their scores. Written with the operations OpenCV
+    4.6's ONNX reader has (no Where), so that a pair exports and loads like one detector:
+    max(a, b) = (a + b + |a - b|) / 2."""
+    def __init__(self, first=None, second=None):
+        super().__init__()
+        self.first, self.second = first or Detector(), second or Detector()
+
+    def forward(self, x):
+        a, b = self.first(x), self.second(x)
+        sa, sb = a[:, :1], b[:, :1]
+        score = (sa + sb + torch.abs(sa - sb)) / 2
+        size = (sa * a[:, 1:] + sb * b[:, 1:]) / (sa + sb + 1e-6)
+        return torch.cat([score, size], 1)
+
+
+def load_detector(path):
+    """The exported detector at path: a Detector, or a DetectorPair when the file holds two."""
+    import onnx  # as in load_exported
+    convs = sum(node.op_type == "Conv" for node in onnx.load(str(path)).graph.node)
+    single = sum(isinstance(m, nn.Conv2d) for m in Detector().modules())
+    return load_exported(Detector() if convs == single else DetectorPair(), path,
+                         (1, 3, DET_SIDE, DET_SIDE))
+
+
 def jitter_colour(image, rng):
     image = image.astype(np.float32)
     image = image * rng.uniform(0.75, 1.25) + rng.uniform(-20, 20)
@@ -314,8 +340,9 @@ def keep_loss(out, kept):
 def train_detector(train, val, epochs, rng, net=None, max_lr=3e-3, colour_turn=0.0,
                    teacher=None, keep_sets=(), keep_weight=1.0):
     """With a teacher, the scenes of keep_sets (folder names) also pull the net towards what the
-    teacher (the committed detector) sees there (keep_loss): a fine-tune on a wider world keeps
-    what it did on the lawn, box sizes included, which vision/'s rules build on."""
+    teacher (the committed detector, or --teacher's) sees there (keep_loss): a fine-tune on a
+    wider world keeps what it did on the lawn, box sizes included, which vision/'s rules build
+    on."""
     net = net or Detector()
     opt = torch.optim.Adam(net.parameters(), 2e-3)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr, total_steps=epochs * ((len(train) + 3) // 4))
@@ -623,6 +650,9 @@ def main():
     parser.add_argument("--keep-sets", default="",
                         help="fine-tune: comma-separated folder names whose scenes also keep "
                              "the --init-from detector's maps (keep_loss)")
+    parser.add_argument("--teacher", type=pathlib.Path, default=None,
+                        help="fine-tune: the exported detector whose maps --keep-sets keep "
+                             "(a single one or a pair), instead of the --init-from one")
     parser.add_argument("--keep-weight", type=float, default=1.0,
                         help="fine-tune: keep_loss's weight beside the detector's own loss")
     parser.add_argument("--cache", type=pathlib.Path, default=pathlib.Path("/tmp/yz-train-nets"),
@@ -640,8 +670,7 @@ def main():
     if args.init_from:
         load_exported(det, args.init_from / "dice_detector.onnx", (1, 3, DET_SIDE, DET_SIDE))
         if args.keep_sets:
-            teacher = load_exported(Detector(), args.init_from / "dice_detector.onnx",
-                                    (1, 3, DET_SIDE, DET_SIDE))
+            teacher = load_detector(args.teacher or args.init_from / "dice_detector.onnx")
         load_exported(reader, args.init_from / "top_reader.onnx", (1, 3, CROP, CROP), softmax=True)
     det = train_or_load(args, "detector",
                         lambda: train_detector(train, val, args.det_epochs, rng, det, args.max_lr,
