@@ -202,9 +202,9 @@ class Detector(nn.Module):
 
 class DetectorPair(nn.Module):
     """Two detectors read as one (tools/READER_HISTORY.md's pair; --teacher can be one): a cell's
-    centre score is the higher of the two, its box the two boxes weighted by their scores. Written with the operations OpenCV
-    4.6's ONNX reader has (no Where), so that a pair exports and loads like one detector:
-    max(a, b) = (a + b + |a - b|) / 2."""
+    centre score is the higher of the two, its box the two boxes weighted by their scores.
+    Written with the operations OpenCV 4.6's ONNX reader has (no Where), so that a pair exports
+    and loads like one detector: max(a, b) = (a + b + |a - b|) / 2."""
     def __init__(self, first=None, second=None):
         super().__init__()
         self.first, self.second = first or Detector(), second or Detector()
@@ -651,8 +651,8 @@ def main():
                         help="fine-tune: comma-separated folder names whose scenes also keep "
                              "the --init-from detector's maps (keep_loss)")
     parser.add_argument("--teacher", type=pathlib.Path, default=None,
-                        help="fine-tune: the exported detector whose maps --keep-sets keep "
-                             "(a single one or a pair), instead of the --init-from one")
+                        help="fine-tune, with --keep-sets: the exported detector whose maps "
+                             "they keep (a single one or a pair), instead of the --init-from one")
     parser.add_argument("--keep-weight", type=float, default=1.0,
                         help="fine-tune: keep_loss's weight beside the detector's own loss")
     parser.add_argument("--cache", type=pathlib.Path, default=pathlib.Path("/tmp/yz-train-nets"),
