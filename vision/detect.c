@@ -24,7 +24,6 @@
 #define DET_LARGE_DIE                                                                              \
     32.0                 /* sure dice with a median side above this (canvas pixels) may be         \
                             too large for the detector: a photo taken close to them */
-#define PIECE_OF_DIE 0.5 /* a peak under this share of the dice's side is a piece of one */
 #define MAX_STEPS_BACK 3 /* looks at such a photo halved, at most (down to 1/8 the size) */
 
 static int by_score(const void *a, const void *b)
@@ -168,9 +167,8 @@ int yz_vision_sure_die(const yz_vision_candidate *c, const yz_vision_tuning *tun
     return c->score >= tuning->die_score && !c->unexplained;
 }
 
-/* The median long side of the sure dice found (photo pixels), 0 when there are none. */
-static double median_sure_side(const yz_vision_tuning *tuning, const yz_vision_candidate *found,
-                               int n_found)
+double yz_vision_median_sure_side(const yz_vision_tuning *tuning, const yz_vision_candidate *found,
+                                  int n_found)
 {
     double sides[YZ_VISION_MAX_CANDIDATES];
     int n = 0;
@@ -189,7 +187,7 @@ static double zoom_window(const yz_vision_nets *nets, const yz_vision_image *pho
                           int window[4])
 {
     const yz_vision_geometry *g = &nets->geometry;
-    double die = median_sure_side(&nets->tuning, found, n_found);
+    double die = yz_vision_median_sure_side(&nets->tuning, found, n_found);
     if (die == 0) return 0;
     double x0 = photo->w, y0 = photo->h, x1 = 0, y1 = 0, margin = g->zoom_margin * die;
     for (int i = 0; i < n_found; i++) {
@@ -250,7 +248,7 @@ static yz_vision_status step_back(const yz_vision_nets *nets, const yz_vision_im
     int whole[4] = {0, 0, photo->w, photo->h};
     yz_vision_status status = YZ_VISION_OK;
     for (int step = 0; step < MAX_STEPS_BACK && status == YZ_VISION_OK; step++) {
-        double median_side = median_sure_side(tuning, found, *n_found) * *scale;
+        double median_side = yz_vision_median_sure_side(tuning, found, *n_found) * *scale;
         if (median_side <= DET_LARGE_DIE &&
             !die_holding_peaks(tuning, found, *n_found, found, *n_found))
             break;
@@ -258,7 +256,7 @@ static yz_vision_status step_back(const yz_vision_nets *nets, const yz_vision_im
         int n_farther = 0;
         double farther_scale = *scale / 2;
         status = detect_in_window(nets, photo, whole, farther_scale, farther, &n_farther);
-        double farther_side = median_sure_side(tuning, farther, n_farther);
+        double farther_side = yz_vision_median_sure_side(tuning, farther, n_farther);
         int step_back =
             status == YZ_VISION_OK &&
             die_holding_peaks(tuning, farther, n_farther, found, *n_found) &&
@@ -272,7 +270,7 @@ static yz_vision_status step_back(const yz_vision_nets *nets, const yz_vision_im
             for (int k = 0; k < n_farther && !held; k++)
                 held = centres_in_box(&farther[k], &found[i], 1);
             if (yz_vision_sure_die(&found[i], tuning) && !held &&
-                fmax(found[i].w, found[i].h) >= PIECE_OF_DIE * farther_side)
+                fmax(found[i].w, found[i].h) >= YZ_VISION_PIECE_OF_DIE * farther_side)
                 farther[n_farther++] = found[i];
         }
         memcpy(found, farther, (size_t)n_farther * sizeof *found);

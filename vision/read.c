@@ -48,6 +48,16 @@ static double crop_side(const yz_vision_geometry *geometry, const yz_vision_cand
 {
     return geometry->crop_scale * fmax(c->w, c->h);
 }
+/* The square of `side` photo pixels centred on (cx, cy), resampled into crop. */
+static int cut_square(const yz_cv_image *source, double cx, double cy, double side,
+                      yz_cv_image *crop)
+{
+    float x0 = (float)(cx - side / 2), x1 = (float)(cx + side / 2);
+    float y0 = (float)(cy - side / 2), y1 = (float)(cy + side / 2);
+    yz_cv_point square[4] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+    return yz_cv_warp_quad(source, square, crop) != YZ_CV_OK;
+}
+
 /* Step 2: for each die, where its top face is and what its value is. The whole-die reader sees
  * the crop and its mirror image (a mirrored die is still a die showing the same value, and the
  * two views steady it where one alone is unsure); the top-face net finds the top face's corners
@@ -62,10 +72,13 @@ yz_vision_status yz_vision_read_tops(const yz_vision_nets *nets, const yz_vision
     if (n_found == 0) return YZ_VISION_OK;
     const yz_vision_geometry *g = &nets->geometry;
     const int crop_px = g->crop, face_px = g->face;
+    /* The whole-die reader's crops (each die's, then their mirror images), then what the
+     * die-or-not net sees of each die, then the faces. */
     int n_crops = 2 * n_found;
     size_t crop_bytes = (size_t)crop_px * crop_px * 3, face_bytes = (size_t)face_px * face_px * 3;
-    uint8_t *pixels = yz_vision_alloc((size_t)n_crops * crop_bytes + (size_t)n_found * face_bytes);
-    yz_cv_image *crops = yz_vision_alloc((size_t)(n_crops + n_found) * sizeof *crops);
+    uint8_t *pixels =
+        yz_vision_alloc((size_t)(n_crops + n_found) * crop_bytes + (size_t)n_found * face_bytes);
+    yz_cv_image *crops = yz_vision_alloc((size_t)(n_crops + 2 * n_found) * sizeof *crops);
     float *out = yz_vision_alloc((size_t)(n_crops + n_found) * YZ_VISION_N_CLASSES * sizeof *out);
     float *die_out = yz_vision_alloc((size_t)n_found * 2 * sizeof *die_out);
     float *corners = yz_vision_alloc((size_t)n_found * 8 * sizeof *corners);
@@ -74,20 +87,29 @@ yz_vision_status yz_vision_read_tops(const yz_vision_nets *nets, const yz_vision
         status = YZ_VISION_ERR_NOMEM;
         goto done;
     }
-    yz_cv_image *faces = crops + n_crops;
+    yz_cv_image *die_looks = crops + n_crops, *faces = die_looks + n_found;
     float *face_out = out + (size_t)n_crops * YZ_VISION_N_CLASSES;
     yz_cv_image source = {photo->w, photo->h, 3, photo->w * 3, photo->rgb};
+    /* Dice of one game are one size. A candidate boxed under a piece of the sure dice's side is
+     * shown to the die-or-not net at that size: a die's piece (cut by the edge, half hidden)
+     * still shows a die there; a small blob of leaf or soil, whose own crop could be a blurred
+     * die, shows as lawn around it. */
+    double least_side =
+        YZ_VISION_PIECE_OF_DIE * yz_vision_median_sure_side(&nets->tuning, found, n_found);
     for (int i = 0; i < n_found && !status; i++) {
-        double half = 0.5 * crop_side(g, &found[i]);
-        float x0 = (float)(found[i].cx - half), x1 = (float)(found[i].cx + half);
-        float y0 = (float)(found[i].cy - half), y1 = (float)(found[i].cy + half);
-        yz_cv_point square[4] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
-        crops[i] = (yz_cv_image){crop_px, crop_px, 3, crop_px * 3, pixels + (size_t)i * crop_bytes};
-        crops[n_found + i] = (yz_cv_image){crop_px, crop_px, 3, crop_px * 3,
-                                           pixels + (size_t)(n_found + i) * crop_bytes};
+        double side = crop_side(g, &found[i]);
+        for (int k = 0; k < 3; k++)
+            crops[k * n_found + i] = (yz_cv_image){crop_px, crop_px, 3, crop_px * 3,
+                                                   pixels + (size_t)(k * n_found + i) * crop_bytes};
         faces[i] = (yz_cv_image){face_px, face_px, 3, face_px * 3,
-                                 pixels + (size_t)n_crops * crop_bytes + (size_t)i * face_bytes};
-        if (yz_cv_warp_quad(&source, square, &crops[i]) != YZ_CV_OK)
+                                 pixels + (size_t)(n_crops + n_found) * crop_bytes +
+                                     (size_t)i * face_bytes};
+        if (cut_square(&source, found[i].cx, found[i].cy, side, &crops[i]))
+            status = YZ_VISION_ERR_INTERNAL;
+        if (fmax(found[i].w, found[i].h) >= least_side)
+            die_looks[i] = crops[i];
+        else if (cut_square(&source, found[i].cx, found[i].cy, g->crop_scale * least_side,
+                            &die_looks[i]))
             status = YZ_VISION_ERR_INTERNAL;
         for (int y = 0; y < crop_px && !status; y++)
             for (int x = 0; x < crop_px; x++)
@@ -99,7 +121,7 @@ yz_vision_status yz_vision_read_tops(const yz_vision_nets *nets, const yz_vision
         (yz_cv_net_run(nets->reader, crops, n_crops, out, n_crops * YZ_VISION_N_CLASSES,
                        &n_values) ||
          n_values != n_crops * YZ_VISION_N_CLASSES ||
-         yz_cv_net_run(nets->die_or_not, crops, n_found, die_out, n_found * 2, &n_die_values) ||
+         yz_cv_net_run(nets->die_or_not, die_looks, n_found, die_out, n_found * 2, &n_die_values) ||
          n_die_values != n_found * 2 ||
          yz_cv_net_run(nets->top_face, crops, n_found, corners, n_found * 8, &n_corners) ||
          n_corners != n_found * 8))

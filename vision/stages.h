@@ -18,6 +18,7 @@
 #define YZ_VISION_N_CLASSES 7       /* a reader's outputs: 0 = no readable top face, 1..6 */
 #define YZ_VISION_MAX_CANDIDATES 64 /* peaks and unexplained places kept from one look */
 #define YZ_VISION_MAX_FACE 64       /* the largest face reader input geometry.c accepts */
+#define YZ_VISION_PIECE_OF_DIE 0.5  /* a peak under this share of the dice's side is a piece */
 
 /* What the nets were trained with and the C must do the same way: models/pipeline.json, the
  * one place these numbers are written (the training scripts read it too). */
@@ -81,6 +82,10 @@ typedef struct {
 
 /* A peak strong enough to be a die by itself. */
 int yz_vision_sure_die(const yz_vision_candidate *c, const yz_vision_tuning *tuning);
+
+/* The median long side of the sure dice among found (working-size pixels), 0 when none is. */
+double yz_vision_median_sure_side(const yz_vision_tuning *tuning, const yz_vision_candidate *found,
+                                  int n_found);
 
 /* Step 1: the candidates in the photo, at most YZ_VISION_MAX_CANDIDATES. */
 yz_vision_status yz_vision_find_dice(const yz_vision_nets *nets, const yz_vision_image *photo,
