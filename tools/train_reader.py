@@ -46,6 +46,17 @@ wider world without the hours of renders they first learned from. The world rend
 (tools/mine_negatives.sh), and epanemu-dice's train split go in beside plain renders, given twice
 so that the lawn is not forgotten. What it gave is in tools/READER_HISTORY.md.
 
+The committed models/dice_detector.onnx is two detectors in one file (DetectorPair): the one the
+commands above trained, which learned the lawn, and beside it that one fine-tuned on the world
+renders (READER_HISTORY.md's ft10, its command there), which scores only where the first sees
+no die. With the lawn detector in /tmp/lawn.onnx (`git show c97d710:models/dice_detector.onnx`)
+and the fine-tuned one in /tmp/ft10:
+
+  /usr/bin/python3 tools/train_reader.py --join /tmp/lawn.onnx /tmp/ft10/dice_detector.onnx
+
+--init-from a folder holding such a pair fine-tunes its second half and exports the pair again,
+the first half as it was.
+
 Needs python3-torch, python3-opencv, python3-numpy (Debian packages; tools/setup.sh --train),
 and python3-onnx for --init-from.
 """
@@ -201,8 +212,11 @@ class Detector(nn.Module):
 
 
 class DetectorPair(nn.Module):
-    """Two detectors read as one (tools/READER_HISTORY.md's pair; --teacher can be one): a cell's
-    centre score is the higher of the two, its box the two boxes weighted by their scores.
+    """Two detectors read as one (tools/READER_HISTORY.md's gated pair): the first, the lawn
+    detector, has the say wherever it sees a die; the second, fine-tuned on a wider world,
+    scores only where the first does not (its score times one minus the first's), so the two
+    never make two peaks on one die and the lawn dice keep the first's boxes to the pixel. A
+    cell's centre score is the higher of the two, its box the two boxes weighted by those scores.
     Written with the operations OpenCV 4.6's ONNX reader has (no Where), so that a pair exports
     and loads like one detector: max(a, b) = (a + b + |a - b|) / 2."""
     def __init__(self, first=None, second=None):
@@ -211,18 +225,24 @@ class DetectorPair(nn.Module):
 
     def forward(self, x):
         a, b = self.first(x), self.second(x)
-        sa, sb = a[:, :1], b[:, :1]
+        sa = a[:, :1]
+        sb = b[:, :1] * (1 - sa)
         score = (sa + sb + torch.abs(sa - sb)) / 2
         size = (sa * a[:, 1:] + sb * b[:, 1:]) / (sa + sb + 1e-6)
         return torch.cat([score, size], 1)
 
 
-def load_detector(path):
-    """The exported detector at path: a Detector, or a DetectorPair when the file holds two."""
+def holds_pair(path):
+    """Whether the exported detector at path is a DetectorPair: twice a Detector's convolutions."""
     import onnx  # as in load_exported
     convs = sum(node.op_type == "Conv" for node in onnx.load(str(path)).graph.node)
-    single = sum(isinstance(m, nn.Conv2d) for m in Detector().modules())
-    return load_exported(Detector() if convs == single else DetectorPair(), path,
+    with torch.random.fork_rng():  # counting them leaves a seeded run's draws as they were
+        return convs == 2 * sum(isinstance(m, nn.Conv2d) for m in Detector().modules())
+
+
+def load_detector(path):
+    """The exported detector at path: a Detector, or a DetectorPair when the file holds two."""
+    return load_exported(DetectorPair() if holds_pair(path) else Detector(), path,
                          (1, 3, DET_SIDE, DET_SIDE))
 
 
@@ -632,8 +652,11 @@ def train_or_load(args, name, train, untrained, exported, shape, onnx_name, star
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("train", type=pathlib.Path, nargs="+",
+    parser.add_argument("train", type=pathlib.Path, nargs="*",
                         help="render folders (truth.csv) and shared photo sets (labels.csv)")
+    parser.add_argument("--join", type=pathlib.Path, nargs=2, metavar=("LAWN", "WORLD"),
+                        help="train nothing: export two exported detectors as one DetectorPair "
+                             "to --out's dice_detector.onnx")
     parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path("models"))
     parser.add_argument("--det-epochs", type=int, default=40)
     parser.add_argument("--reader-epochs", type=int, default=40)
@@ -658,6 +681,13 @@ def main():
     parser.add_argument("--cache", type=pathlib.Path, default=pathlib.Path("/tmp/yz-train-nets"),
                         help="where the torch weights are kept between runs")
     args = parser.parse_args()
+    if args.join:
+        args.out.mkdir(exist_ok=True)
+        export(DetectorPair(*map(load_detector, args.join)), (1, 3, DET_SIDE, DET_SIDE),
+               args.out / "dice_detector.onnx")
+        return
+    if not args.train:
+        parser.error("name the render folders and photo sets to train on")
     rng = seeded(args.threads)
     train, val = ([scene[:3] + scene[4:] for scene in part] for part in load_split(args.train))
     args.out.mkdir(exist_ok=True)
@@ -666,18 +696,25 @@ def main():
     # Both made first, whatever is trained: their initial weights draw on torch's seeded
     # generator, and the committed models were trained after these draws.
     det, reader = Detector(), Reader()
-    teacher = None
+    teacher, lawn_half = None, None
     if args.init_from:
-        load_exported(det, args.init_from / "dice_detector.onnx", (1, 3, DET_SIDE, DET_SIDE))
+        det_file = args.init_from / "dice_detector.onnx"
+        if holds_pair(det_file):  # the pair's lawn half stays as it is; its world half learns
+            pair = load_detector(det_file)
+            lawn_half, det = pair.first, pair.second
+            det.frozen_norms = True
+        else:
+            load_exported(det, det_file, (1, 3, DET_SIDE, DET_SIDE))
         if args.keep_sets:
-            teacher = load_detector(args.teacher or args.init_from / "dice_detector.onnx")
+            teacher = load_detector(args.teacher or det_file)
         load_exported(reader, args.init_from / "top_reader.onnx", (1, 3, CROP, CROP), softmax=True)
     det = train_or_load(args, "detector",
                         lambda: train_detector(train, val, args.det_epochs, rng, det, args.max_lr,
                                                     args.colour_turn, teacher,
                                                     set(filter(None, args.keep_sets.split(","))),
                                                     args.keep_weight),
-                        det, lambda net: net, (1, 3, DET_SIDE, DET_SIDE), "dice_detector.onnx",
+                        det, lambda net: DetectorPair(lawn_half, net) if lawn_half else net,
+                        (1, 3, DET_SIDE, DET_SIDE), "dice_detector.onnx",
                         started)
     reader = train_or_load(args, "reader",
                            lambda: train_reader(train, val, args.reader_epochs, rng, reader,
