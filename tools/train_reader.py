@@ -54,8 +54,8 @@ and the fine-tuned one in /tmp/ft10:
 
   /usr/bin/python3 tools/train_reader.py --join /tmp/lawn.onnx /tmp/ft10/dice_detector.onnx
 
---init-from a folder holding such a pair fine-tunes its second half and exports the pair again,
-the first half as it was.
+--init-from a folder holding such a pair fine-tunes it as one, its first half as it was: the
+second learns through the pair's output, so where the lawn detector sees no die.
 
 Needs python3-torch, python3-opencv, python3-numpy (Debian packages; tools/setup.sh --train),
 and python3-onnx for --init-from.
@@ -696,13 +696,12 @@ def main():
     # Both made first, whatever is trained: their initial weights draw on torch's seeded
     # generator, and the committed models were trained after these draws.
     det, reader = Detector(), Reader()
-    teacher, lawn_half = None, None
+    teacher = None
     if args.init_from:
         det_file = args.init_from / "dice_detector.onnx"
-        if holds_pair(det_file):  # the pair's lawn half stays as it is; its world half learns
-            pair = load_detector(det_file)
-            lawn_half, det = pair.first, pair.second
-            det.frozen_norms = True
+        if holds_pair(det_file):  # the pair learns as one; its lawn half stays as it is
+            det = load_detector(det_file)
+            det.first.requires_grad_(False)
         else:
             load_exported(det, det_file, (1, 3, DET_SIDE, DET_SIDE))
         if args.keep_sets:
@@ -713,8 +712,7 @@ def main():
                                                     args.colour_turn, teacher,
                                                     set(filter(None, args.keep_sets.split(","))),
                                                     args.keep_weight),
-                        det, lambda net: DetectorPair(lawn_half, net) if lawn_half else net,
-                        (1, 3, DET_SIDE, DET_SIDE), "dice_detector.onnx",
+                        det, lambda net: net, (1, 3, DET_SIDE, DET_SIDE), "dice_detector.onnx",
                         started)
     reader = train_or_load(args, "reader",
                            lambda: train_reader(train, val, args.reader_epochs, rng, reader,
