@@ -48,6 +48,7 @@ static double crop_side(const yz_vision_geometry *geometry, const yz_vision_cand
 {
     return geometry->crop_scale * fmax(c->w, c->h);
 }
+
 /* The square of `side` photo pixels centred on (cx, cy), resampled into crop. */
 static int cut_square(const yz_cv_image *source, double cx, double cy, double side,
                       yz_cv_image *crop)
