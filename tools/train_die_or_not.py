@@ -27,8 +27,10 @@ tell dice from lawn in a way, with a new two-way head; a few epochs on one core 
   /usr/bin/python3 tools/train_die_or_not.py $WORLD /tmp/plain /tmp/plain $SHARED --threads 2
 
 The committed net came from exactly that: /tmp/plain is train_reader.py's seed-1000 folder (200
-scenes at 640 px), the second detector the one tools/READER_HISTORY.md calls ft5 (train_reader.py
---colour-turn 0.3, issue 24's third try), 8 epochs, 16 minutes on two cores beside a training.
+scenes at 640 px), the first detector the lawn detector alone (the committed pair's first half,
+`git show c97d710:models/dice_detector.onnx`), the second the one tools/READER_HISTORY.md calls
+ft5 (train_reader.py --colour-turn 0.3, issue 24's third try), 8 epochs, 16 minutes on two cores
+beside a training.
 
 Needs python3-torch, python3-opencv, python3-numpy, python3-onnx (tools/setup.sh --train).
 """
