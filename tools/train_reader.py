@@ -211,6 +211,10 @@ class Detector(nn.Module):
         return torch.cat([torch.sigmoid(out[:, :1]), out[:, 1:]], 1)
 
 
+# A Detector's convolutions, counted once on import, before any training run seeds torch.
+DETECTOR_CONVS = sum(isinstance(m, nn.Conv2d) for m in Detector().modules())
+
+
 class DetectorPair(nn.Module):
     """Two detectors read as one (tools/READER_HISTORY.md's gated pair): the first, the lawn
     detector, has the say wherever it sees a die; the second, fine-tuned on a wider world,
@@ -235,9 +239,8 @@ class DetectorPair(nn.Module):
 def holds_pair(path):
     """Whether the exported detector at path is a DetectorPair: twice a Detector's convolutions."""
     import onnx  # as in load_exported
-    convs = sum(node.op_type == "Conv" for node in onnx.load(str(path)).graph.node)
-    with torch.random.fork_rng():  # counting them leaves a seeded run's draws as they were
-        return convs == 2 * sum(isinstance(m, nn.Conv2d) for m in Detector().modules())
+    return sum(node.op_type == "Conv" for node in onnx.load(str(path)).graph.node) == \
+        2 * DETECTOR_CONVS
 
 
 def load_detector(path):
