@@ -35,8 +35,8 @@ import torch.nn.functional as F
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from render import truth as render_truth  # noqa: E402
 from train_reader import (CROP, CROP_SCALE, NO_ERROR, block, crop, crop_matrix,  # noqa: E402
-                          detector_error, export, jitter_colour, load_set, to_tensor,
-                          train_epoch)
+                          detector_error, export, jitter_colour, load_exported, load_set,
+                          to_tensor, train_epoch, turn_colours)
 
 
 class TopFace(nn.Module):
@@ -84,6 +84,13 @@ def corner_loss(pred, target):
     return torch.stack(losses, 1).min(1).values.mean()
 
 
+def recolour(patch, rng, colour_turn):
+    """A crop's colours as photos vary them, and in colour_turn of crops turned (turn_colours):
+    where a die's top face is does not depend on its colour."""
+    patch = jitter_colour(patch, rng)
+    return turn_colours(patch, rng) if colour_turn and rng.random() < colour_turn else patch
+
+
 def corner_error(pred, target, sides):
     """Per crop: the mean distance of each corner to its true one (best cyclic order), in die
     sides."""
@@ -93,8 +100,8 @@ def corner_error(pred, target, sides):
     return errors.min(1).values / sides
 
 
-def train(train_set, val_set, epochs, rng):
-    net = TopFace()
+def train(train_set, val_set, epochs, rng, colour_turn=0.0, net=None, max_lr=3e-3):
+    net = net or TopFace()
     opt = torch.optim.Adam(net.parameters(), 2e-3, weight_decay=1e-4)
     vx, vy = samples(val_set, np.random.default_rng(7), False)
     vx, vy = to_tensor(vx), torch.from_numpy(np.stack(vy))
@@ -103,9 +110,9 @@ def train(train_set, val_set, epochs, rng):
     for epoch in range(epochs):
         xs, ys = samples(train_set, rng, True)
         if sched is None:
-            sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=epochs * ((len(xs) + 31) // 32) + 10)
+            sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr, total_steps=epochs * ((len(xs) + 31) // 32) + 10)
         loss = train_epoch(net, opt, sched, len(xs), rng, corner_loss,
-                           lambda idx: (to_tensor([jitter_colour(xs[i], rng) for i in idx]),
+                           lambda idx: (to_tensor([recolour(xs[i], rng, colour_turn) for i in idx]),
                                         torch.from_numpy(np.stack([ys[i] for i in idx]))))
         net.eval()
         with torch.no_grad():
@@ -122,6 +129,13 @@ def main():
     parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path("models"))
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--colour-turn", type=float, default=0.0,
+                        help="share of the crops shown with their colours turned "
+                             "(train_reader.turn_colours)")
+    parser.add_argument("--init-from", type=pathlib.Path, default=None,
+                        help="fine-tune: start from top_face.onnx in this folder (e.g. models)")
+    parser.add_argument("--max-lr", type=float, default=3e-3,
+                        help="the learning rate's peak (one cycle); lower to fine-tune")
     args = parser.parse_args()
     torch.manual_seed(1)
     torch.set_num_threads(args.threads)
@@ -133,7 +147,10 @@ def main():
         for name, image, dice, held_out, _negatives in load_set(root):
             (val_set if held_out else train_set).append((image, dice, faces[name.split("/", 1)[1]]))
     print(f"{len(train_set)} training scenes, {len(val_set)} validation scenes", flush=True)
-    net = train(train_set, val_set, args.epochs, rng)
+    net = None
+    if args.init_from:
+        net = load_exported(TopFace(), args.init_from / "top_face.onnx", (1, 3, CROP, CROP))
+    net = train(train_set, val_set, args.epochs, rng, args.colour_turn, net, args.max_lr)
     args.out.mkdir(exist_ok=True)
     export(net, (1, 3, CROP, CROP), args.out / "top_face.onnx")
     print(f"trained in {time.time() - started:.0f} s")
