@@ -274,6 +274,11 @@ def turn_colours(image, rng):
     return np.clip(image @ turn.T.astype(np.float32), 0, 255)
 
 
+def turn_colours_sometimes(image, rng, share):
+    """turn_colours in this share of the images (no draw from rng when the share is 0)."""
+    return turn_colours(image, rng) if share and rng.random() < share else image
+
+
 def second_look(image, dice):
     """What vision/detect.c's zoom_window shows the detector of a photo of small dice, from
     the true boxes: (the part of the photo around the dice, the dice in it, the scale), or None
@@ -314,8 +319,7 @@ def detector_sample(image, dice, rng, augment, scale=None, colour_turn=0.0):
         part = part[:, ::-1]
     if augment:
         part = jitter_colour(part, rng)
-        if colour_turn and rng.random() < colour_turn:
-            part = turn_colours(part, rng)
+        part = turn_colours_sometimes(part, rng, colour_turn)
     canvas[:part.shape[0], :part.shape[1]] = part
     cells = DET_SIDE // STRIDE
     heat = np.zeros((cells, cells), np.float32)
@@ -515,8 +519,7 @@ def augment_crop(patch, rng, colour_turn=0.0):
     if rng.random() < 0.3:
         patch = cv2.GaussianBlur(np.ascontiguousarray(patch), (0, 0), rng.uniform(0.3, 1.0))
     patch = jitter_colour(patch, rng)
-    if colour_turn and rng.random() < colour_turn:
-        patch = turn_colours(patch, rng)
+    patch = turn_colours_sometimes(patch, rng, colour_turn)
     patch = patch + rng.normal(0, rng.uniform(0, 5), patch.shape)
     return np.clip(patch, 0, 255)
 
@@ -703,7 +706,7 @@ def main():
     if args.init_from:
         det_file = args.init_from / "dice_detector.onnx"
         if holds_pair(det_file):  # the pair learns as one; its lawn half stays as it is
-            det = load_detector(det_file)
+            det = load_exported(DetectorPair(), det_file, (1, 3, DET_SIDE, DET_SIDE))
             det.first.requires_grad_(False)
         else:
             load_exported(det, det_file, (1, 3, DET_SIDE, DET_SIDE))

@@ -36,7 +36,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from render import truth as render_truth  # noqa: E402
 from train_reader import (CROP, CROP_SCALE, NO_ERROR, block, crop, crop_matrix,  # noqa: E402
                           detector_error, export, jitter_colour, load_exported, load_set,
-                          to_tensor, train_epoch, turn_colours)
+                          to_tensor, train_epoch, turn_colours_sometimes)
 
 
 class TopFace(nn.Module):
@@ -87,8 +87,7 @@ def corner_loss(pred, target):
 def recolour(patch, rng, colour_turn):
     """A crop's colours as photos vary them, and in colour_turn of crops turned (turn_colours):
     where a die's top face is does not depend on its colour."""
-    patch = jitter_colour(patch, rng)
-    return turn_colours(patch, rng) if colour_turn and rng.random() < colour_turn else patch
+    return turn_colours_sometimes(jitter_colour(patch, rng), rng, colour_turn)
 
 
 def corner_error(pred, target, sides):
