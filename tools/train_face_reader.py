@@ -84,11 +84,12 @@ def cut_faces(top_face, crops):
 
 
 def die_crops(scenes, rng, variants):
-    """Whole-die crops (as the reader sees them) and labels: every die `variants` times, the
-    first from its true box, the others moved and resized as the detector errs; and lawn and
-    half-die crops labelled 0, as tools/train_reader.py makes them."""
-    xs, ys = [], []
-    for _, image, dice, negatives in scenes:
+    """Whole-die crops (as the reader sees them), labels and the folder each came from: every
+    die `variants` times, the first from its true box, the others moved and resized as the
+    detector errs; and lawn and half-die crops labelled 0, as tools/train_reader.py makes them."""
+    xs, ys, folders = [], [], []
+    for name, image, dice, negatives in scenes:
+        made = len(xs)
         for x, y, bw, bh in negatives:  # what the reader once took for a die (mine_negatives.sh)
             side = max(bw, bh)
             for v in range(variants):
@@ -111,15 +112,17 @@ def die_crops(scenes, rng, variants):
             if patch is not None:
                 xs.append(patch)
                 ys.append(0)
-    return xs, ys
+        folders += [name.split("/")[0]] * (len(xs) - made)
+    return xs, ys, folders
 
 
 def face_samples(scenes, top_face, rng, variants):
-    crops, labels = die_crops(scenes, rng, variants)
+    """The faces, their labels, and the folder (set) each came from."""
+    crops, labels, folders = die_crops(scenes, rng, variants)
     faces = []
     for start in range(0, len(crops), 256):
         faces += cut_faces(top_face, crops[start:start + 256])
-    return np.stack(faces).astype(np.uint8), np.array(labels)
+    return np.stack(faces).astype(np.uint8), np.array(labels), np.array(folders)
 
 
 def turn(face, rng):
@@ -128,16 +131,40 @@ def turn(face, rng):
     return face[:, ::-1] if rng.random() < 0.5 else face
 
 
-def train(xs, ys, vx, vy, epochs, rng, net=None, max_lr=3e-3, colour_turn=0.0):
+def keep_loss(out, taught):
+    """How far the net's readings are from `taught`, another face reader's probabilities for the
+    same faces (the teacher's cross-entropy less its entropy: KL divergence)."""
+    return F.kl_div(F.log_softmax(out, 1), taught, reduction="batchmean")
+
+
+def train(xs, ys, vx, vy, epochs, rng, net=None, max_lr=3e-3, colour_turn=0.0,
+          teacher=None, kept=None, keep_weight=1.0):
+    """With a teacher, the faces where `kept` is set also pull the net towards the teacher's
+    readings of them (keep_loss): a fine-tune on a wider world keeps what the committed net
+    read on the lawn and the real photos, sureness included, which vision/read.c's combining
+    of the two readers builds on."""
     net = net or FaceReader()
     opt = torch.optim.Adam(net.parameters(), 2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr, total_steps=epochs * ((len(xs) + 31) // 32) + 10)
     vx, vy = to_tensor(vx), torch.from_numpy(vy)
+
+    def batch(idx):
+        x = to_tensor([augment_crop(turn(xs[i], rng), rng, colour_turn) for i in idx])
+        y = torch.from_numpy(ys[idx])
+        if teacher is None or not kept[idx].any():
+            return x, (y, None, None)
+        keep = torch.from_numpy(kept[idx])
+        with torch.no_grad():
+            taught = torch.softmax(teacher(x[keep]), 1)
+        return x, (y, keep, taught)
+
+    def loss_of(out, target):
+        y, keep, taught = target
+        loss = F.cross_entropy(out, y)
+        return loss if keep is None else loss + keep_weight * keep_loss(out[keep], taught)
+
     for epoch in range(epochs):
-        loss = train_epoch(net, opt, sched, len(xs), rng, F.cross_entropy,
-                           lambda idx: (to_tensor([augment_crop(turn(xs[i], rng), rng, colour_turn)
-                                                for i in idx]),
-                                        torch.from_numpy(ys[idx])))
+        loss = train_epoch(net, opt, sched, len(xs), rng, loss_of, batch)
         net.eval()
         with torch.no_grad():
             p = torch.softmax(net(vx), 1)
@@ -166,6 +193,11 @@ def main():
     parser.add_argument("--colour-turn", type=float, default=0.0,
                         help="share of the faces shown with their colours turned "
                              "(train_reader.turn_colours); the committed net was trained with 0")
+    parser.add_argument("--keep-sets", default="",
+                        help="fine-tune: comma-separated folder names whose faces also keep the "
+                             "--init-from face reader's readings (keep_loss)")
+    parser.add_argument("--keep-weight", type=float, default=1.0,
+                        help="fine-tune: keep_loss's weight beside the face reader's own loss")
     args = parser.parse_args()
     rng = seeded(args.threads, args.seed)
     cv2.setNumThreads(args.threads)
@@ -173,15 +205,22 @@ def main():
     top_face = cv2.dnn.readNetFromONNX(str(args.top_face))
     train_set, val_set = ([scene[:3] + scene[4:] for scene in part]
                           for part in load_split(args.train))
-    xs, ys = face_samples(train_set, top_face, rng, VARIANTS)
-    vx, vy = face_samples(val_set, top_face, np.random.default_rng(7), 1)
+    xs, ys, folders = face_samples(train_set, top_face, rng, VARIANTS)
+    vx, vy, _ = face_samples(val_set, top_face, np.random.default_rng(7), 1)
     print(f"{len(xs)} training faces, {len(vx)} validation faces ({time.time() - started:.0f} s)",
           flush=True)
-    net = None
+    net = teacher = kept = None
     if args.init_from:
-        net = load_exported(FaceReader(), args.init_from / "face_reader.onnx", (1, 3, FACE, FACE),
-                            softmax=True)
-    net = train(xs, ys, vx, vy, args.epochs, rng, net, args.max_lr, args.colour_turn)
+        def committed():
+            return load_exported(FaceReader(), args.init_from / "face_reader.onnx",
+                                 (1, 3, FACE, FACE), softmax=True)
+        net = committed()
+        if args.keep_sets:
+            teacher = committed()
+            kept = np.isin(folders, args.keep_sets.split(","))
+            print(f"{int(kept.sum())} of the training faces keep its readings", flush=True)
+    net = train(xs, ys, vx, vy, args.epochs, rng, net, args.max_lr, args.colour_turn,
+                teacher, kept, args.keep_weight)
     args.out.mkdir(exist_ok=True)
     export(ReaderExport(net), (1, 3, FACE, FACE), args.out / "face_reader.onnx")
     print(f"trained in {time.time() - started:.0f} s")
