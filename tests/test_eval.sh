@@ -39,6 +39,15 @@ check "any count: five dice read where four are true is wrong" 5 '1 WRONG but re
     eval --truth "$tmp/four.csv" "$samples/lawn" --expect any --max-wrong-ok 0
 check "the true count given: refused" 0 '1 photos: 0 read ok, 1 refused, 0 unreadable; 0 WRONG' -- \
     eval --truth "$tmp/four.csv" "$samples/lawn" --expect truth --max-wrong-ok 0
+# Two more dice in lawn_004's truth, never found: one with its centre in the found 4's box (as a
+# die half behind another, taken for one with it), one alone in the grass. The report says which.
+{ grep '^lawn_004' "$truth"; printf 'lawn_004.jpg,5,530,420,40,30,1\nlawn_004.jpg,1,60,60,80,80,1\n'; } |
+    sed '1i file,value,x,y,w,h,top_visible' >"$tmp/merged.csv"
+check "a missed die inside a found die's box is told apart" 0 \
+    "2 missed \(1 inside another die's box\)" -- \
+    eval --truth "$tmp/merged.csv" "$samples/lawn" --expect any
+check "... in JSON too" 0 '"dice_missed":2,"dice_merged":1,' -- \
+    eval --truth "$tmp/merged.csv" "$samples/lawn" --expect any --json
 check "--expect takes 5, any or truth" 2 "--expect: 'six' is not 5, any or truth" -- \
     eval --truth "$tmp/four.csv" "$samples/lawn" --expect six
 check "a right roll is not" 0 '"wrong_ok_photos":\[\]' -- \
