@@ -212,7 +212,7 @@ def low_and_crowded(scene):
 
 
 def one_behind_another(scene):
-    """A die placed partly behind another (about a fifth of the scenes): the detector takes the
+    """A die placed partly behind another (about a sixth of the scenes): the detector takes the
     two for one when they are far (yardzee eval's "inside another die's box")."""
     return scene.occluded
 

@@ -133,7 +133,7 @@ def turn(face, rng):
 
 def keep_loss(out, taught):
     """How far the net's readings are from `taught`, another face reader's probabilities for the
-    same faces (the teacher's cross-entropy less its entropy: KL divergence)."""
+    same faces (their KL divergence)."""
     return F.kl_div(F.log_softmax(out, 1), taught, reduction="batchmean")
 
 
@@ -199,6 +199,8 @@ def main():
     parser.add_argument("--keep-weight", type=float, default=1.0,
                         help="fine-tune: keep_loss's weight beside the face reader's own loss")
     args = parser.parse_args()
+    if args.keep_sets and not args.init_from:
+        parser.error("--keep-sets keeps the --init-from face reader's readings: name it")
     rng = seeded(args.threads, args.seed)
     cv2.setNumThreads(args.threads)
     started = time.time()
