@@ -167,8 +167,8 @@ static void match_dice(const truth_photo *truth, const yz_vision_result *result,
     }
 }
 
-/* Whether truth die t's centre lies in the box of a die read: when t was missed, the detector
- * took it and that die for one (mostly a die half behind another). */
+/* Whether the true die's centre lies in the box of a die read: when the die was missed, the
+ * detector took it and that die for one (mostly a die half behind another). */
 static int inside_a_found_box(const truth_die *die, const yz_vision_result *result)
 {
     double tx = die->box[0] + die->box[2] / 2.0, ty = die->box[1] + die->box[3] / 2.0;
