@@ -9,7 +9,8 @@
  * sides is the same die. Scores of doubt_score or more that no die accounts for are candidates
  * too (add_unexplained): a die merged into its neighbour, or one half hidden behind it. Dice far
  * smaller than those the detector learned on (a far or high camera) get a second look: the part
- * of the photo they are in, enlarged until they are of the usual size (zoom_window). Dice far
+ * of the photo they are in, enlarged until they are of the usual size (zoom_window); so do dice
+ * that overlap, a little larger, for a die hidden half behind one of them. Dice far
  * larger than it learned on (a photo taken close to them) break into several peaks each: a step
  * back looks at the photo halved, and is taken when it sees one die where the first look saw
  * several.
@@ -24,6 +25,7 @@
 #define DET_LARGE_DIE                                                                              \
     32.0                 /* sure dice with a median side above this (canvas pixels) may be         \
                             too large for the detector: a photo taken close to them */
+#define OVERLAP 0.8      /* sure dice closer than this many sides overlap (overlap_die) */
 #define MAX_STEPS_BACK 3 /* looks at such a photo halved, at most (down to 1/8 the size) */
 
 static int by_score(const void *a, const void *b)
@@ -36,17 +38,20 @@ static int by_score(const void *a, const void *b)
 /* Keeps the strongest peak of each die: a weaker one closer to it than a third of the smaller
  * of the two dice is the same die. Touching dice are a whole die apart; perspective puts one
  * die half behind another, closer than that, but never a third of a die. */
+static int same_die(const yz_vision_candidate *a, const yz_vision_candidate *b)
+{
+    return hypot(a->cx - b->cx, a->cy - b->cy) <
+           SAME_DIE * fmin(fmax(a->w, a->h), fmax(b->w, b->h));
+}
+
 static void one_peak_per_die(yz_vision_candidate *found, int *n_found)
 {
     qsort(found, (size_t)*n_found, sizeof *found, by_score);
     int kept = 0;
     for (int i = 0; i < *n_found; i++) {
         int same = 0;
-        for (int k = 0; k < kept && !same; k++) {
-            double reach =
-                SAME_DIE * fmin(fmax(found[k].w, found[k].h), fmax(found[i].w, found[i].h));
-            same = hypot(found[i].cx - found[k].cx, found[i].cy - found[k].cy) < reach;
-        }
+        for (int k = 0; k < kept && !same; k++)
+            same = same_die(&found[i], &found[k]);
         if (!same) found[kept++] = found[i];
     }
     *n_found = kept;
@@ -177,14 +182,29 @@ double yz_vision_median_sure_side(const yz_vision_tuning *tuning, const yz_visio
     return n ? yz_vision_median(sides, n) : 0;
 }
 
+/* Whether two sure dice are closer than OVERLAP die sides (the larger's): where dice crowd so,
+ * one may hide another half behind it, whose score is then only a shoulder of its peak. */
+static int sure_dice_overlap(const yz_vision_tuning *tuning, const yz_vision_candidate *found,
+                             int n_found)
+{
+    for (int i = 0; i < n_found; i++)
+        for (int k = i + 1; k < n_found; k++)
+            if (yz_vision_sure_die(&found[i], tuning) && yz_vision_sure_die(&found[k], tuning) &&
+                hypot(found[i].cx - found[k].cx, found[i].cy - found[k].cy) <
+                    OVERLAP * fmax(fmax(found[i].w, found[i].h), fmax(found[k].w, found[k].h)))
+                return 1;
+    return 0;
+}
+
 /* Where a second, closer look would show small dice at the size the detector knows best: a
  * window around every sure die (with zoom_margin die sides to spare), enlarged so their median
- * die is typical_die canvas pixels, or as much as fits. Returns the scale, or 0 when it would
- * not enlarge them zoom_worth times the first look's `scale`. The second look costs about 9 ms;
- * tools/READER_HISTORY.md says why it starts at 1.3. */
+ * die is typical_die canvas pixels (overlap_die where sure dice overlap), or as much as fits.
+ * Returns the scale, or 0 when it would not enlarge them zoom_worth times the first look's
+ * `scale` (overlapping dice: not at all). The second look costs about 9 ms;
+ * tools/READER_HISTORY.md says why it starts at 1.3, and why overlap_die is 26. */
 static double zoom_window(const yz_vision_nets *nets, const yz_vision_image *photo,
                           const yz_vision_candidate *found, int n_found, double scale,
-                          int window[4])
+                          int window[4], int *for_overlap)
 {
     const yz_vision_geometry *g = &nets->geometry;
     double die = yz_vision_median_sure_side(&nets->tuning, found, n_found);
@@ -199,7 +219,12 @@ static double zoom_window(const yz_vision_nets *nets, const yz_vision_image *pho
     }
     double need = fmax(x1 - x0, y1 - y0) + 2 * margin;
     double zoom = fmin(g->typical_die / die, g->det_side / need);
-    if (zoom < nets->tuning.zoom_worth * scale) return 0;
+    /* Where sure dice overlap, one may hide another behind it, which the detector parts from it
+     * only with dice of about overlap_die canvas pixels: any closer look is worth taking. */
+    *for_overlap = zoom < nets->tuning.zoom_worth * scale && nets->tuning.overlap_die > 0 &&
+                   sure_dice_overlap(&nets->tuning, found, n_found);
+    if (*for_overlap) zoom = fmin(nets->tuning.overlap_die / die, g->det_side / need);
+    if (*for_overlap ? zoom <= scale : zoom < nets->tuning.zoom_worth * scale) return 0;
     /* A det_side canvas at that scale, centred on the dice and kept inside the photo. */
     double side = g->det_side / zoom, cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
     int w = (int)fmin(photo->w, floor(side)), h = (int)fmin(photo->h, floor(side));
@@ -280,9 +305,31 @@ static yz_vision_status step_back(const yz_vision_nets *nets, const yz_vision_im
     return status;
 }
 
+/* A look taken only for a die hidden half behind another adds the dice it alone sees to those
+ * `found` by the first. A die of the first keeps its box, of a size the detector reads well,
+ * unless an added die lies in it: then it was two dice merged, and the closer look's box is its.
+ */
+static void add_what_only_it_sees(const yz_vision_candidate *closer, int n_closer,
+                                  yz_vision_candidate *found, int *n_found)
+{
+    int n_first = *n_found, seen_by[YZ_VISION_MAX_CANDIDATES];
+    for (int i = 0; i < n_closer; i++) {
+        seen_by[i] = -1;
+        for (int k = 0; k < n_first && seen_by[i] < 0; k++)
+            if (same_die(&closer[i], &found[k])) seen_by[i] = k;
+    }
+    for (int i = 0; i < n_closer && *n_found < YZ_VISION_MAX_CANDIDATES; i++) {
+        if (seen_by[i] >= 0) continue;
+        for (int m = 0; m < n_closer; m++)
+            if (seen_by[m] >= 0 && centres_in_box(&found[seen_by[m]], &closer[i], 1))
+                found[seen_by[m]] = closer[m];
+        found[(*n_found)++] = closer[i];
+    }
+}
+
 /* The detector's peaks, strongest first, each a different die, then the unexplained places; for
  * dice too large, from farther back (step_back); for small dice, from a second look at the part
- * of the photo they are in. */
+ * of the photo they are in; where dice overlap, with what a closer look alone sees added. */
 yz_vision_status yz_vision_find_dice(const yz_vision_nets *nets, const yz_vision_image *photo,
                                      yz_vision_candidate *found, int *n_found)
 {
@@ -291,8 +338,16 @@ yz_vision_status yz_vision_find_dice(const yz_vision_nets *nets, const yz_vision
     yz_vision_status status = detect_in_window(nets, photo, whole, scale, found, n_found);
     if (status == YZ_VISION_OK) status = step_back(nets, photo, found, n_found, &scale);
     if (status != YZ_VISION_OK) return status;
-    double zoom = zoom_window(nets, photo, found, *n_found, scale, window);
+    int for_overlap = 0;
+    double zoom = zoom_window(nets, photo, found, *n_found, scale, window, &for_overlap);
     if (zoom == 0) return YZ_VISION_OK;
+    if (for_overlap) {
+        yz_vision_candidate closer[YZ_VISION_MAX_CANDIDATES];
+        int n_closer = 0;
+        status = detect_in_window(nets, photo, window, zoom, closer, &n_closer);
+        add_what_only_it_sees(closer, n_closer, found, n_found);
+        return status;
+    }
     /* The closer look replaces the first inside its window; outside it, the first look's
      * weaker candidates stay, so a photo is never read with fewer dice for having zoomed. */
     yz_vision_candidate first[YZ_VISION_MAX_CANDIDATES];

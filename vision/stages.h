@@ -45,6 +45,7 @@ typedef struct {
     double zoom_worth;     /* a second look is worth it when it enlarges the dice this much */
     double two_dice_side;  /* a box this many times the dice's size may be two dice */
     double min_die;        /* die-or-not probability from which a detection is a die */
+    double overlap_die;    /* where sure dice overlap, look again at dice this large (canvas px) */
 } yz_vision_tuning;
 
 /* Reads dir/pipeline.json into *geometry; an error names the file and the field at fault. */

@@ -24,6 +24,10 @@ static const struct {
     {"zoom_worth", offsetof(yz_vision_tuning, zoom_worth), 1.3, 1, 100},
     {"two_dice_side", offsetof(yz_vision_tuning, two_dice_side), 1.45, 1, 100},
     {"min_die", offsetof(yz_vision_tuning, min_die), 0.5, 0, 1},
+    /* The dice's side (canvas pixels) in the look taken where sure dice overlap (0: none):
+     * where the detector parts a die half behind another, short of where it splits single
+     * dice. Chosen among 24, 26 and 28 on dev renders (READER_HISTORY.md, ninth try). */
+    {"overlap_die", offsetof(yz_vision_tuning, overlap_die), 26, 0, 4096},
 };
 #define N_THRESHOLDS (sizeof thresholds / sizeof thresholds[0])
 
