@@ -25,9 +25,18 @@ shared photo); the real photos' labels give the value, and the net's corners the
   /usr/bin/python3 tools/train_face_reader.py $RENDERS /tmp/yz-train7 /tmp/yz-train8 \
       ../shared/data/matteop65-webcam ../shared/data/byler-d6 --epochs 24
 
-The committed net came from exactly that: of 2493 renders and 510 shared photos, 2523 to train
-(51938 faces) and 480 held out. Held out: 98.6% of 2366 dice faces read right, 98.3% of 932 lawn
-and half-die crops read as no face. What else was tried is in tools/READER_HISTORY.md.
+That net came from exactly that: of 2493 renders and 510 shared photos, 2523 to train (51938
+faces) and 480 held out. Held out: 98.6% of 2366 dice faces read right, 98.3% of 932 lawn and
+half-die crops read as no face. The committed net is it fine-tuned on the faces the fine-tuned
+top-face net finds (train_top_face.py's tf2), the lawn and the real sets kept (READER_HISTORY.md's
+fr6, issue 24's eighth try; $LAWN, $WORLD and /tmp/before as in train_top_face.py):
+
+  SHARED="../shared/data/matteop65-webcam ../shared/data/byler-d6 ../shared/data/epanemu-dice"
+  /usr/bin/python3 tools/train_face_reader.py $LAWN $WORLD $SHARED --top-face models/top_face.onnx \
+      --init-from /tmp/before --max-lr 5e-4 --epochs 8 --colour-turn 0.3 \
+      --keep-sets plain,t3,t4,t5,plc,matteop65-webcam,byler-d6   # 13 minutes
+
+What else was tried is in tools/READER_HISTORY.md.
 
 Needs python3-torch, python3-opencv, python3-numpy (tools/setup.sh).
 """

@@ -16,9 +16,19 @@ the four ways of starting the clockwise order.
 
   /usr/bin/python3 tools/train_top_face.py $RENDERS --epochs 40 --threads 1   # see train_reader.py
 
-The committed net came from exactly that (1540 renders to train, 253 held out). Held-out corner
-error: median 0.023, 95th percentile 0.068 die sides (1261 dice). What else was tried is in
-tools/READER_HISTORY.md.
+That net came from exactly that (1540 renders to train, 253 held out). Held-out corner error:
+median 0.023, 95th percentile 0.068 die sides (1261 dice). The committed net is it fine-tuned
+on lawn and world renders (READER_HISTORY.md's tf2, issue 24's seventh try; it landed in the
+ninth, once a die half behind another no longer merged into the one in front):
+
+  mkdir /tmp/before   # the nets before (this net and the face reader were fine-tuned from them)
+  for f in models/*; do git show dfa81bd:$f >/tmp/before/${f#models/}; done
+  LAWN="/tmp/plain /tmp/t3 /tmp/t4 /tmp/t5 /tmp/plc"      # READER_HISTORY.md's lawn folders
+  WORLD="/tmp/world /tmp/world2 /tmp/world3 /tmp/world-crowded /tmp/world-cut"
+  /usr/bin/python3 tools/train_top_face.py $LAWN $WORLD --epochs 20 --colour-turn 0.3 \
+      --init-from /tmp/before --max-lr 1e-3      # 4 minutes on two cores
+
+What else was tried is in tools/READER_HISTORY.md.
 
 Needs python3-torch, python3-opencv, python3-numpy (tools/setup.sh).
 """
