@@ -225,9 +225,13 @@ static double zoom_window(const yz_vision_nets *nets, const yz_vision_image *pho
                    sure_dice_overlap(&nets->tuning, found, n_found);
     if (*for_overlap) zoom = fmin(nets->tuning.overlap_die / die, g->det_side / need);
     if (*for_overlap ? zoom <= scale : zoom < nets->tuning.zoom_worth * scale) return 0;
-    /* A det_side canvas at that scale, centred on the dice and kept inside the photo. */
+    /* A det_side canvas at that scale, centred on the dice and kept inside the photo; for a
+     * look at overlapping dice, a canvas of the first look's shape, so that the net keeps its
+     * buffers (OpenCV takes about 7 ms to set up for another shape). */
     double side = g->det_side / zoom, cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
     int w = (int)fmin(photo->w, floor(side)), h = (int)fmin(photo->h, floor(side));
+    if (*for_overlap) /* zoom > scale: a part of the photo */
+        w = (int)floor(photo->w * scale / zoom), h = (int)floor(photo->h * scale / zoom);
     int left = (int)lround(cx - w / 2.0), top = (int)lround(cy - h / 2.0);
     window[0] = left < 0 ? 0 : left + w > photo->w ? photo->w - w : left;
     window[1] = top < 0 ? 0 : top + h > photo->h ? photo->h - h : top;
