@@ -309,11 +309,23 @@ static yz_vision_status step_back(const yz_vision_nets *nets, const yz_vision_im
     return status;
 }
 
+/* Whether the window's edge, where it is not the photo's, cuts through `c`'s box: part of a die
+ * the first look saw whole, its centre elsewhere. */
+static int cut_by_window(const yz_vision_image *photo, const int window[4],
+                         const yz_vision_candidate *c)
+{
+    return (window[0] > 0 && c->cx - c->w / 2 < window[0]) ||
+           (window[1] > 0 && c->cy - c->h / 2 < window[1]) ||
+           (window[0] + window[2] < photo->w && c->cx + c->w / 2 > window[0] + window[2]) ||
+           (window[1] + window[3] < photo->h && c->cy + c->h / 2 > window[1] + window[3]);
+}
+
 /* A look taken only for a die hidden half behind another adds the dice it alone sees to those
- * `found` by the first. A die of the first keeps its box, of a size the detector reads well,
- * unless an added die lies in it: then it was two dice merged, and the closer look's box is its.
- */
-static void add_what_only_it_sees(const yz_vision_candidate *closer, int n_closer,
+ * `found` by the first, but none the window's edge cuts. A die of the first keeps its box, of a
+ * size the detector reads well, unless an added die lies in it: then it was two dice merged,
+ * and the closer look's box is its. */
+static void add_what_only_it_sees(const yz_vision_image *photo, const int window[4],
+                                  const yz_vision_candidate *closer, int n_closer,
                                   yz_vision_candidate *found, int *n_found)
 {
     int n_first = *n_found, seen_by[YZ_VISION_MAX_CANDIDATES];
@@ -323,7 +335,7 @@ static void add_what_only_it_sees(const yz_vision_candidate *closer, int n_close
             if (same_die(&closer[i], &found[k])) seen_by[i] = k;
     }
     for (int i = 0; i < n_closer && *n_found < YZ_VISION_MAX_CANDIDATES; i++) {
-        if (seen_by[i] >= 0) continue;
+        if (seen_by[i] >= 0 || cut_by_window(photo, window, &closer[i])) continue;
         for (int m = 0; m < n_closer; m++)
             if (seen_by[m] >= 0 && centres_in_box(&found[seen_by[m]], &closer[i], 1))
                 found[seen_by[m]] = closer[m];
@@ -349,7 +361,7 @@ yz_vision_status yz_vision_find_dice(const yz_vision_nets *nets, const yz_vision
         yz_vision_candidate closer[YZ_VISION_MAX_CANDIDATES];
         int n_closer = 0;
         status = detect_in_window(nets, photo, window, zoom, closer, &n_closer);
-        add_what_only_it_sees(closer, n_closer, found, n_found);
+        add_what_only_it_sees(photo, window, closer, n_closer, found, n_found);
         return status;
     }
     /* The closer look replaces the first inside its window; outside it, the first look's
