@@ -139,6 +139,12 @@ static int contains(const int box[4], double x, double y)
     return x >= box[0] && x <= box[0] + box[2] && y >= box[1] && y <= box[1] + box[3];
 }
 
+static void box_centre(const int box[4], double *x, double *y)
+{
+    *x = box[0] + box[2] / 2.0;
+    *y = box[1] + box[3] / 2.0;
+}
+
 /* matched[t] = index of the reported die paired with true die t, or -1. */
 static void match_dice(const truth_photo *truth, const yz_vision_result *result, int matched[])
 {
@@ -151,11 +157,12 @@ static void match_dice(const truth_photo *truth, const yz_vision_result *result,
         for (int t = 0; t < truth->n_dice; t++) {
             if (matched[t] >= 0) continue;
             const int *tb = truth->dice[t].box;
-            double tx = tb[0] + tb[2] / 2.0, ty = tb[1] + tb[3] / 2.0;
+            double tx, ty, rx, ry;
+            box_centre(tb, &tx, &ty);
             for (int r = 0; r < result->n_dice; r++) {
                 if (taken[r]) continue;
                 const int *rb = result->dice[r].box;
-                double rx = rb[0] + rb[2] / 2.0, ry = rb[1] + rb[3] / 2.0;
+                box_centre(rb, &rx, &ry);
                 if (!contains(tb, rx, ry) && !contains(rb, tx, ty)) continue;
                 double d = hypot(rx - tx, ry - ty);
                 if (d < best) best = d, best_t = t, best_r = r;
@@ -171,7 +178,8 @@ static void match_dice(const truth_photo *truth, const yz_vision_result *result,
  * detector took it and that die for one (mostly a die half behind another). */
 static int inside_a_found_box(const truth_die *die, const yz_vision_result *result)
 {
-    double tx = die->box[0] + die->box[2] / 2.0, ty = die->box[1] + die->box[3] / 2.0;
+    double tx, ty;
+    box_centre(die->box, &tx, &ty);
     for (int r = 0; r < result->n_dice; r++)
         if (contains(result->dice[r].box, tx, ty)) return 1;
     return 0;

@@ -219,12 +219,17 @@ static double zoom_window(const yz_vision_nets *nets, const yz_vision_image *pho
     }
     double need = fmax(x1 - x0, y1 - y0) + 2 * margin;
     double zoom = fmin(g->typical_die / die, g->det_side / need);
-    /* Where sure dice overlap, one may hide another behind it, which the detector parts from it
-     * only with dice of about overlap_die canvas pixels: any closer look is worth taking. */
-    *for_overlap = zoom < nets->tuning.zoom_worth * scale && nets->tuning.overlap_die > 0 &&
-                   sure_dice_overlap(&nets->tuning, found, n_found);
-    if (*for_overlap) zoom = fmin(nets->tuning.overlap_die / die, g->det_side / need);
-    if (*for_overlap ? zoom <= scale : zoom < nets->tuning.zoom_worth * scale) return 0;
+    *for_overlap = 0;
+    if (zoom < nets->tuning.zoom_worth * scale) {
+        /* Where sure dice overlap, one may hide another behind it, which the detector parts
+         * from it only with dice of about overlap_die canvas pixels: any closer look is worth
+         * taking. */
+        if (nets->tuning.overlap_die <= 0 || !sure_dice_overlap(&nets->tuning, found, n_found))
+            return 0;
+        zoom = fmin(nets->tuning.overlap_die / die, g->det_side / need);
+        if (zoom <= scale) return 0;
+        *for_overlap = 1;
+    }
     /* A det_side canvas at that scale, centred on the dice and kept inside the photo; for a
      * look at overlapping dice, a canvas of the first look's shape, so that the net keeps its
      * buffers (OpenCV takes about 7 ms to set up for another shape). */
