@@ -59,37 +59,43 @@ static int cut_square(const yz_cv_image *source, double cx, double cy, double si
     return yz_cv_warp_quad(source, square, crop) != YZ_CV_OK;
 }
 
-/* Step 2: for each die, where its top face is and what its value is. The whole-die reader sees
- * the crop and its mirror image (a mirrored die is still a die showing the same value, and the
- * two views steady it where one alone is unsure); the top-face net finds the top face's corners
- * in the same crop; the face reader reads the face cut out along them and warped flat, with
- * a part the photo's edge cuts off filled in from the rest (yz_vision_complete_cut_face).
- * One reading of each, bilinear crops: more views or other resampling read no more right
- * (tools/READER_HISTORY.md). */
+/* Step 2: for each candidate, whether it is a die; for each die, where its top face is and
+ * what its value is. The die-or-not net looks first, and only what it counts is read (what it
+ * does not is dropped as lawn by collect_dice whatever the readers say, so reading it would be
+ * wasted). The whole-die reader sees the crop and its mirror image (a mirrored die is still a
+ * die showing the same value, and the two views steady it where one alone is unsure); the
+ * top-face net finds the top face's corners in the same crop; the face reader reads the face
+ * cut out along them and warped flat, with a part the photo's edge cuts off filled in from the
+ * rest (yz_vision_complete_cut_face). One reading of each, bilinear crops: more views or other
+ * resampling read no more right (tools/READER_HISTORY.md). */
 yz_vision_status yz_vision_read_tops(const yz_vision_nets *nets, const yz_vision_image *photo,
                                      const yz_vision_candidate *found, int n_found,
                                      yz_vision_reading *readings)
 {
     if (n_found == 0) return YZ_VISION_OK;
+    memset(readings, 0, (size_t)n_found * sizeof *readings);
     const yz_vision_geometry *g = &nets->geometry;
     const int crop_px = g->crop, face_px = g->face;
-    /* The whole-die reader's crops (each die's, then their mirror images), then what the
-     * die-or-not net sees of each die, then the faces. */
-    int n_crops = 2 * n_found;
+    /* Pixels: each candidate's crop, the die-or-not net's own look where it differs, and the
+     * mirror image and face of each die. Images: what the die-or-not net sees of each
+     * candidate, then the whole-die reader's crops of the dice and their mirror images, then
+     * the dice's faces. */
     size_t crop_bytes = (size_t)crop_px * crop_px * 3, face_bytes = (size_t)face_px * face_px * 3;
-    uint8_t *pixels =
-        yz_vision_alloc((size_t)(n_crops + n_found) * crop_bytes + (size_t)n_found * face_bytes);
-    yz_cv_image *crops = yz_vision_alloc((size_t)(n_crops + 2 * n_found) * sizeof *crops);
-    float *out = yz_vision_alloc((size_t)(n_crops + n_found) * YZ_VISION_N_CLASSES * sizeof *out);
+    uint8_t *pixels = yz_vision_alloc((size_t)n_found * (3 * crop_bytes + face_bytes));
+    yz_cv_image *images = yz_vision_alloc((size_t)n_found * 4 * sizeof *images);
+    int *die_of = yz_vision_alloc((size_t)n_found * sizeof *die_of);
+    float *out = yz_vision_alloc((size_t)n_found * 3 * YZ_VISION_N_CLASSES * sizeof *out);
     float *die_out = yz_vision_alloc((size_t)n_found * 2 * sizeof *die_out);
     float *corners = yz_vision_alloc((size_t)n_found * 8 * sizeof *corners);
     yz_vision_status status = YZ_VISION_OK;
-    if (!pixels || !crops || !out || !die_out || !corners) {
+    if (!pixels || !images || !die_of || !out || !die_out || !corners) {
         status = YZ_VISION_ERR_NOMEM;
         goto done;
     }
-    yz_cv_image *die_looks = crops + n_crops, *faces = die_looks + n_found;
-    float *face_out = out + (size_t)n_crops * YZ_VISION_N_CLASSES;
+    yz_cv_image *die_looks = images, *crops = images + n_found;
+    uint8_t *crop_pixels = pixels, *look_pixels = pixels + (size_t)n_found * crop_bytes,
+            *mirror_pixels = look_pixels + (size_t)n_found * crop_bytes,
+            *face_pixels = mirror_pixels + (size_t)n_found * crop_bytes;
     yz_cv_image source = {photo->w, photo->h, 3, photo->w * 3, photo->rgb};
     /* Dice of one game are one size. A candidate boxed under a piece of the sure dice's side is
      * shown to the die-or-not net at that size: a die's piece (cut by the edge, half hidden)
@@ -98,70 +104,89 @@ yz_vision_status yz_vision_read_tops(const yz_vision_nets *nets, const yz_vision
     double least_side =
         YZ_VISION_PIECE_OF_DIE * yz_vision_median_sure_side(&nets->tuning, found, n_found);
     for (int i = 0; i < n_found && !status; i++) {
-        double side = crop_side(g, &found[i]);
-        for (int k = 0; k < 3; k++)
-            crops[k * n_found + i] = (yz_cv_image){crop_px, crop_px, 3, crop_px * 3,
-                                                   pixels + (size_t)(k * n_found + i) * crop_bytes};
-        faces[i] = (yz_cv_image){face_px, face_px, 3, face_px * 3,
-                                 pixels + (size_t)(n_crops + n_found) * crop_bytes +
-                                     (size_t)i * face_bytes};
-        if (cut_square(&source, found[i].cx, found[i].cy, side, &crops[i]))
+        crops[i] =
+            (yz_cv_image){crop_px, crop_px, 3, crop_px * 3, crop_pixels + (size_t)i * crop_bytes};
+        if (cut_square(&source, found[i].cx, found[i].cy, crop_side(g, &found[i]), &crops[i]))
             status = YZ_VISION_ERR_INTERNAL;
-        if (fmax(found[i].w, found[i].h) >= least_side)
-            die_looks[i] = crops[i];
-        else if (cut_square(&source, found[i].cx, found[i].cy, g->crop_scale * least_side,
-                            &die_looks[i]))
-            status = YZ_VISION_ERR_INTERNAL;
-        for (int y = 0; y < crop_px && !status; y++)
-            for (int x = 0; x < crop_px; x++)
-                memcpy(crops[n_found + i].data + (y * crop_px + x) * 3,
-                       crops[i].data + (y * crop_px + crop_px - 1 - x) * 3, 3);
+        die_looks[i] = crops[i];
+        if (fmax(found[i].w, found[i].h) < least_side) {
+            die_looks[i].data = look_pixels + (size_t)i * crop_bytes;
+            if (cut_square(&source, found[i].cx, found[i].cy, g->crop_scale * least_side,
+                           &die_looks[i]))
+                status = YZ_VISION_ERR_INTERNAL;
+        }
     }
-    int n_values = 0, n_corners = 0, n_face_values = 0, n_die_values = 0;
+    int n_die_values = 0;
     if (!status &&
-        (yz_cv_net_run(nets->reader, crops, n_crops, out, n_crops * YZ_VISION_N_CLASSES,
-                       &n_values) ||
-         n_values != n_crops * YZ_VISION_N_CLASSES ||
-         yz_cv_net_run(nets->die_or_not, die_looks, n_found, die_out, n_found * 2, &n_die_values) ||
-         n_die_values != n_found * 2 ||
-         yz_cv_net_run(nets->top_face, crops, n_found, corners, n_found * 8, &n_corners) ||
-         n_corners != n_found * 8))
+        (yz_cv_net_run(nets->die_or_not, die_looks, n_found, die_out, n_found * 2, &n_die_values) ||
+         n_die_values != n_found * 2))
         status = YZ_VISION_ERR_INTERNAL;
+    /* The dice, in order, their crops packed to the front of crops; then their mirror images. */
+    int n_dice = 0;
     for (int i = 0; i < n_found && !status; i++) {
-        yz_cv_point quad[4];
-        yz_vision_face_in_crop(g, corners + i * 8, quad);
-        if (yz_cv_warp_quad(&crops[i], quad, &faces[i]) != YZ_CV_OK)
-            status = YZ_VISION_ERR_INTERNAL;
-        /* Only a die the detector is sure of: a weak peak whose readers see no top is dropped
-         * as lawn (collect_dice), and what it is must not hang on a face made up. */
-        double side = crop_side(g, &found[i]);
-        readings[i].top_completed =
-            !status && yz_vision_sure_die(&found[i], &nets->tuning) &&
-            yz_vision_complete_cut_face(g, &faces[i], quad, found[i].cx - 0.5 * side,
-                                        found[i].cy - 0.5 * side, side / crop_px, photo->w,
-                                        photo->h);
+        readings[i].p_die = die_out[2 * i + 1];
+        if (readings[i].p_die >= nets->tuning.min_die) {
+            die_of[n_dice] = i;
+            crops[n_dice++] = crops[i];
+        }
     }
-    if (!status && (yz_cv_net_run(nets->face_reader, faces, n_found, face_out,
-                                  n_found * YZ_VISION_N_CLASSES, &n_face_values) ||
-                    n_face_values != n_found * YZ_VISION_N_CLASSES))
+    if (status || n_dice == 0) goto done;
+    yz_cv_image *faces = crops + 2 * n_dice;
+    for (int d = 0; d < n_dice; d++) {
+        yz_cv_image *mirror = &crops[n_dice + d];
+        *mirror =
+            (yz_cv_image){crop_px, crop_px, 3, crop_px * 3, mirror_pixels + (size_t)d * crop_bytes};
+        for (int y = 0; y < crop_px; y++)
+            for (int x = 0; x < crop_px; x++)
+                memcpy(mirror->data + (y * crop_px + x) * 3,
+                       crops[d].data + (y * crop_px + crop_px - 1 - x) * 3, 3);
+        faces[d] =
+            (yz_cv_image){face_px, face_px, 3, face_px * 3, face_pixels + (size_t)d * face_bytes};
+    }
+    int n_values = 0, n_corners = 0, n_face_values = 0;
+    if (yz_cv_net_run(nets->reader, crops, 2 * n_dice, out, 2 * n_dice * YZ_VISION_N_CLASSES,
+                      &n_values) ||
+        n_values != 2 * n_dice * YZ_VISION_N_CLASSES ||
+        yz_cv_net_run(nets->top_face, crops, n_dice, corners, n_dice * 8, &n_corners) ||
+        n_corners != n_dice * 8)
         status = YZ_VISION_ERR_INTERNAL;
-    for (int i = 0; i < n_found && !status; i++) {
+    for (int d = 0; d < n_dice && !status; d++) {
+        const yz_vision_candidate *die = &found[die_of[d]];
+        yz_cv_point quad[4];
+        yz_vision_face_in_crop(g, corners + d * 8, quad);
+        if (yz_cv_warp_quad(&crops[d], quad, &faces[d]) != YZ_CV_OK)
+            status = YZ_VISION_ERR_INTERNAL;
+        /* Only a die the detector is sure of: what it is must not hang on a face made up. */
+        double side = crop_side(g, die);
+        readings[die_of[d]].top_completed =
+            !status && yz_vision_sure_die(die, &nets->tuning) &&
+            yz_vision_complete_cut_face(g, &faces[d], quad, die->cx - 0.5 * side,
+                                        die->cy - 0.5 * side, side / crop_px, photo->w, photo->h);
+    }
+    float *face_out = out + (size_t)2 * n_dice * YZ_VISION_N_CLASSES;
+    if (!status && (yz_cv_net_run(nets->face_reader, faces, n_dice, face_out,
+                                  n_dice * YZ_VISION_N_CLASSES, &n_face_values) ||
+                    n_face_values != n_dice * YZ_VISION_N_CLASSES))
+        status = YZ_VISION_ERR_INTERNAL;
+    for (int d = 0; d < n_dice && !status; d++) {
+        const yz_vision_candidate *die = &found[die_of[d]];
+        yz_vision_reading *reading = &readings[die_of[d]];
         float whole_die[YZ_VISION_N_CLASSES];
         for (int k = 0; k < YZ_VISION_N_CLASSES; k++)
-            whole_die[k] = 0.5f * (out[i * YZ_VISION_N_CLASSES + k] +
-                                   out[(n_found + i) * YZ_VISION_N_CLASSES + k]);
-        yz_vision_combine_readers(whole_die, face_out + i * YZ_VISION_N_CLASSES, readings[i].p);
-        readings[i].p_die = die_out[2 * i + 1];
+            whole_die[k] = 0.5f * (out[d * YZ_VISION_N_CLASSES + k] +
+                                   out[(n_dice + d) * YZ_VISION_N_CLASSES + k]);
+        yz_vision_combine_readers(whole_die, face_out + d * YZ_VISION_N_CLASSES, reading->p);
         /* Corners come in crop widths, across the square the crop was cut from. */
-        double side = crop_side(g, &found[i]);
+        double side = crop_side(g, die);
         for (int k = 0; k < 4; k++) {
-            readings[i].top[k][0] = found[i].cx + (corners[i * 8 + 2 * k] - 0.5) * side;
-            readings[i].top[k][1] = found[i].cy + (corners[i * 8 + 2 * k + 1] - 0.5) * side;
+            reading->top[k][0] = die->cx + (corners[d * 8 + 2 * k] - 0.5) * side;
+            reading->top[k][1] = die->cy + (corners[d * 8 + 2 * k + 1] - 0.5) * side;
         }
     }
 done:
     yz_vision_release(pixels);
-    yz_vision_release(crops);
+    yz_vision_release(images);
+    yz_vision_release(die_of);
     yz_vision_release(out);
     yz_vision_release(die_out);
     yz_vision_release(corners);
