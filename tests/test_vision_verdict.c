@@ -26,6 +26,8 @@ typedef struct {
     double two_dice; /* two_dice_side; 0: the committed one */
     int ok;          /* the photo is read */
     const char *why; /* when refused: part of the reason */
+    int again;       /* when > 0: die `again` lies on die again - 1, ... */
+    int lower;       /* ... box and top face this many px lower */
 } verdict_case;
 
 static yz_vision_result hand_made(const verdict_case *c)
@@ -40,6 +42,7 @@ static yz_vision_result hand_made(const verdict_case *c)
         int side = i == c->merged ? 80 : 50;
         int x = i == c->cut ? PHOTO_W - side + 20 : 100 + 150 * (i % 6);
         int y = 300 + 60 * (i / 6);
+        if (c->again > 0 && i == c->again) x -= 150, y += c->lower;
         die->value = i % 6 + 1;
         die->confidence = i == c->uncertain ? 0.6 : 0.99;
         die->certain = i != c->uncertain;
@@ -56,27 +59,31 @@ static void the_verdict_reads_only_what_it_can_vouch_for(void **state)
 {
     (void)state;
     static const verdict_case cases[] = {
-        /* n  unc  mrg  cut cmp exp two  ok  why */
-        {5, -1, -1, -1, 0, 5, 0, 1, NULL},
-        {6, -1, -1, -1, 0, 5, 0, 0, "found 6 dice, expected 5; something else may look"},
-        {4, -1, -1, -1, 0, 5, 0, 0, "found 4 dice, expected 5; one may be hidden"},
-        {1, -1, -1, -1, 0, 5, 0, 0, "found 1 die, expected 5; one may be hidden"},
-        {10, -1, -1, -1, 0, 5, 0, 0, "found 10 dice, expected 5; the camera may be so close"},
-        {5, 2, -1, -1, 0, 5, 0, 0, "die 3 (from the left) could not be read with confidence"},
-        {5, 0, -1, -1, 0, 5, 0, 0, "die 1 (from the left) could not be read with confidence"},
-        {0, -1, -1, -1, 0, 0, 0, 0, "found no dice"},
-        {3, -1, -1, -1, 0, 0, 0, 1, NULL},
-        {7, -1, -1, -1, 0, 0, 0, 1, NULL},
+        /* n  unc  mrg  cut cmp exp two  ok  why  again lower */
+        {5, -1, -1, -1, 0, 5, 0, 1, NULL, 0, 0},
+        {6, -1, -1, -1, 0, 5, 0, 0, "found 6 dice, expected 5; something else may look", 0, 0},
+        {4, -1, -1, -1, 0, 5, 0, 0, "found 4 dice, expected 5; one may be hidden", 0, 0},
+        {1, -1, -1, -1, 0, 5, 0, 0, "found 1 die, expected 5; one may be hidden", 0, 0},
+        {10, -1, -1, -1, 0, 5, 0, 0, "found 10 dice, expected 5; the camera may be so close", 0, 0},
+        {5, 2, -1, -1, 0, 5, 0, 0, "die 3 (from the left) could not be read with confidence", 0, 0},
+        {5, 0, -1, -1, 0, 5, 0, 0, "die 1 (from the left) could not be read with confidence", 0, 0},
+        {0, -1, -1, -1, 0, 0, 0, 0, "found no dice", 0, 0},
+        {3, -1, -1, -1, 0, 0, 0, 1, NULL, 0, 0},
+        {7, -1, -1, -1, 0, 0, 0, 1, NULL, 0, 0},
         /* An 80 px box among 50 px ones: 1.6 times, over the committed 1.45; not over 2. */
-        {5, -1, 3, -1, 0, 5, 0, 0, "die 4 (from the left) is much larger than the others"},
-        {5, -1, 3, -1, 0, 5, 2.0, 1, NULL},
+        {5, -1, 3, -1, 0, 5, 0, 0, "die 4 (from the left) is much larger than the others", 0, 0},
+        {5, -1, 3, -1, 0, 5, 2.0, 1, NULL, 0, 0},
         /* A box out of the frame: its pips may be too, unless its face was read whole. */
-        {5, -1, -1, 4, 0, 5, 0, 0, "die 5 (from the left) is cut off by the edge"},
-        {5, -1, -1, 4, 1, 5, 0, 1, NULL},
+        {5, -1, -1, 4, 0, 5, 0, 0, "die 5 (from the left) is cut off by the edge", 0, 0},
+        {5, -1, -1, 4, 1, 5, 0, 1, NULL, 0, 0},
         /* ... but not when its value was not trusted anyway. */
-        {5, 4, -1, 4, 1, 5, 0, 0, "die 5 (from the left) is cut off by the edge"},
+        {5, 4, -1, 4, 1, 5, 0, 0, "die 5 (from the left) is cut off by the edge", 0, 0},
         /* A count other than expected is said first. */
-        {6, 2, -1, -1, 0, 5, 0, 0, "found 6 dice"},
+        {6, 2, -1, -1, 0, 5, 0, 0, "found 6 dice", 0, 0},
+        /* Two dice on one top face (40.8 px a side): one die found twice. A die half behind
+         * another shows its own face farther up. */
+        {5, -1, -1, -1, 0, 5, 0, 0, "dice 3 and 4 (from the left) show the same top face", 3, 10},
+        {5, -1, -1, -1, 0, 5, 0, 1, NULL, 3, 25},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const verdict_case *c = &cases[k];

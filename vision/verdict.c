@@ -23,6 +23,9 @@
             turning a die by 45 degrees widens its box by up to 1.41 times,                        \
             so a whole die is not much smaller than its neighbours' sizes                          \
             predict */
+#define ONE_FACE                                                                                   \
+    0.3 /* top faces whose centres are closer than this many face sides are one                    \
+           face */
 #define SIZE_LINE_SPAN                                                                             \
     0.15 /* other dice spread over this share of the photo's height to fit                         \
             their sizes against their heights */
@@ -148,6 +151,42 @@ static int distrust_cut_off_dice(yz_vision_result *result, const double *expecte
     return first;
 }
 
+/* The centre of a die's top face, and its side: the square root of the quadrilateral's area. */
+static double face_centre_and_side(const yz_vision_die *die, double centre[2])
+{
+    double area = 0;
+    centre[0] = centre[1] = 0;
+    for (int k = 0; k < 4; k++) {
+        const double *a = die->top[k], *b = die->top[(k + 1) % 4];
+        area += a[0] * b[1] - b[0] * a[1];
+        centre[0] += a[0] / 4;
+        centre[1] += a[1] / 4;
+    }
+    return sqrt(fabs(area) / 2);
+}
+
+/* Two dice cannot share a top face: where the faces the top-face net found for two dice lie
+ * one on the other, one die was found twice (on a world render of two touching red 1s, the
+ * detector put two peaks on one of them, and the photo of four dice read as a sure five).
+ * Which of the two is the die, and whether the other is a die hidden behind it whose crop the
+ * front die's face fills, cannot be told, so both are uncertain. Returns the first such pair's
+ * left die's index (and the right one's in *other), or -1. */
+static int distrust_one_face_twice(yz_vision_result *result, int *other)
+{
+    int first = -1;
+    for (int i = result->n_dice - 1; i >= 0; i--)
+        for (int k = result->n_dice - 1; k > i; k--) {
+            double ci[2], ck[2];
+            double side = fmin(face_centre_and_side(&result->dice[i], ci),
+                               face_centre_and_side(&result->dice[k], ck));
+            if (hypot(ci[0] - ck[0], ci[1] - ck[1]) >= ONE_FACE * side) continue;
+            result->dice[i].certain = result->dice[k].certain = 0;
+            first = i;
+            *other = k;
+        }
+    return first;
+}
+
 /* Refuses the photo: why (printf-style), and how to take one that reads. */
 static void refuse(yz_vision_result *result, const char *retake, const char *why, ...)
     __attribute__((format(printf, 3, 4)));
@@ -172,8 +211,10 @@ void yz_vision_give_verdict(yz_vision_result *result, int expect, const yz_visio
     double expected[YZ_VISION_MAX_DICE];
     for (int i = 0; i < result->n_dice && result->n_dice >= 3; i++)
         expected[i] = expected_side(result, i);
+    int seen_twice_too = -1;
     int two_dice = distrust_two_dice_boxes(result, expected, tuning->two_dice_side),
-        cut_off = distrust_cut_off_dice(result, expected);
+        cut_off = distrust_cut_off_dice(result, expected),
+        seen_twice = distrust_one_face_twice(result, &seen_twice_too);
     if (expect > 0 && result->n_dice < expect)
         refuse(result, "Take another photo from a little higher, with every die in the frame.",
                "found %d %s, expected %d; one may be hidden or out of frame", result->n_dice,
@@ -199,6 +240,11 @@ void yz_vision_give_verdict(yz_vision_result *result, int expect, const yz_visio
                "die %d (from the left) is much larger than the others: it may be two dice "
                "touching",
                two_dice + 1);
+    else if (seen_twice >= 0)
+        refuse(result, "Take another photo from more directly above, so that the dice show apart.",
+               "dice %d and %d (from the left) show the same top face: one die may be counted "
+               "twice",
+               seen_twice + 1, seen_twice_too + 1);
     else
         for (int i = 0; i < result->n_dice; i++)
             if (!result->dice[i].certain) {
