@@ -26,7 +26,8 @@ tell dice from lawn in a way, with a new two-way head; a few epochs on one core 
   # the two runs' rows together: the mistakes of two detectors, not only of the one in use
   /usr/bin/python3 tools/train_die_or_not.py $WORLD /tmp/plain /tmp/plain $SHARED --threads 2
 
-The committed net came from exactly that: /tmp/plain is train_reader.py's seed-1000 folder (200
+The committed net came from exactly that, with the whole-die reader of then (`git show
+f623e79:models/top_reader.onnx` in models/, or a folder given as --init-from): /tmp/plain is train_reader.py's seed-1000 folder (200
 scenes at 640 px), the first detector the lawn detector alone (the committed pair's first half,
 `git show c97d710:models/dice_detector.onnx`), the second the one tools/READER_HISTORY.md calls
 ft5 (train_reader.py --colour-turn 0.3, issue 24's third try), 8 epochs, 16 minutes on two cores

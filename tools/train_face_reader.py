@@ -49,13 +49,12 @@ import cv2
 import numpy as np
 import torch
 import torch.nn as nn
-import torch.nn.functional as F
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from train_reader import (CROP, CROP_SCALE, NO_ERROR, PIPELINE, ReaderExport,  # noqa: E402
                           augment_crop, block, crop, detector_error, export, half_die_negative,
-                          lawn_negative, load_exported, load_split, seeded, to_tensor,
-                          train_epoch)
+                          lawn_negative, load_exported, load_split, reading_loss, seeded,
+                          taught_target, to_tensor, train_epoch)
 
 FACE = PIPELINE["face_reader"]["face"]  # face crop side (models/pipeline.json)
 FACE_MARGIN = PIPELINE["face_reader"]["face_margin"]  # the face quad grown about its centre
@@ -140,18 +139,12 @@ def turn(face, rng):
     return face[:, ::-1] if rng.random() < 0.5 else face
 
 
-def keep_loss(out, taught):
-    """How far the net's readings are from `taught`, another face reader's probabilities for the
-    same faces (their KL divergence)."""
-    return F.kl_div(F.log_softmax(out, 1), taught, reduction="batchmean")
-
-
 def train(xs, ys, vx, vy, epochs, rng, net=None, max_lr=3e-3, colour_turn=0.0,
           teacher=None, kept=None, keep_weight=1.0):
     """With a teacher, the faces where `kept` is set also pull the net towards the teacher's
-    readings of them (keep_loss): a fine-tune on a wider world keeps what the committed net
-    read on the lawn and the real photos, sureness included, which vision/read.c's combining
-    of the two readers builds on."""
+    readings of them (train_reader.keep_readings): a fine-tune on a wider world keeps what the
+    committed net read on the lawn and the real photos, sureness included, which vision/read.c's
+    combining of the two readers builds on."""
     net = net or FaceReader()
     opt = torch.optim.Adam(net.parameters(), 2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr, total_steps=epochs * ((len(xs) + 31) // 32) + 10)
@@ -159,21 +152,12 @@ def train(xs, ys, vx, vy, epochs, rng, net=None, max_lr=3e-3, colour_turn=0.0,
 
     def batch(idx):
         x = to_tensor([augment_crop(turn(xs[i], rng), rng, colour_turn) for i in idx])
-        y = torch.from_numpy(ys[idx])
-        if teacher is None or not kept[idx].any():
-            return x, (y, None, None)
-        keep = torch.from_numpy(kept[idx])
-        with torch.no_grad():
-            taught = torch.softmax(teacher(x[keep]), 1)
-        return x, (y, keep, taught)
-
-    def loss_of(out, target):
-        y, keep, taught = target
-        loss = F.cross_entropy(out, y)
-        return loss if keep is None else loss + keep_weight * keep_loss(out[keep], taught)
+        return x, taught_target(x, torch.from_numpy(ys[idx]),
+                                None if kept is None else kept[idx], teacher)
 
     for epoch in range(epochs):
-        loss = train_epoch(net, opt, sched, len(xs), rng, loss_of, batch)
+        loss = train_epoch(net, opt, sched, len(xs), rng,
+                           lambda out, target: reading_loss(out, target, keep_weight), batch)
         net.eval()
         with torch.no_grad():
             p = torch.softmax(net(vx), 1)
@@ -204,9 +188,9 @@ def main():
                              "(train_reader.turn_colours); the committed net was trained with 0")
     parser.add_argument("--keep-sets", default="",
                         help="fine-tune: comma-separated folder names whose faces also keep the "
-                             "--init-from face reader's readings (keep_loss)")
+                             "--init-from face reader's readings (keep_readings)")
     parser.add_argument("--keep-weight", type=float, default=1.0,
-                        help="fine-tune: keep_loss's weight beside the face reader's own loss")
+                        help="fine-tune: keep_readings' weight beside the face reader's own loss")
     args = parser.parse_args()
     if args.keep_sets and not args.init_from:
         parser.error("--keep-sets keeps the --init-from face reader's readings: name it")

@@ -46,6 +46,18 @@ wider world without the hours of renders they first learned from. The world rend
 (tools/mine_negatives.sh), and epanemu-dice's train split go in beside plain renders, given twice
 so that the lawn is not forgotten. What it gave is in tools/READER_HISTORY.md.
 
+The committed models/top_reader.onnx is the one those commands made, fine-tuned (issue 24's tenth
+try, READER_HISTORY.md's r1) on the lawn, world and --one-behind-another renders and the three
+real sets, the lawn folders and the webcam and byler-d6 photos keeping its readings
+(keep_readings); $LAWN and $WORLD as in train_top_face.py, /tmp/clutter, /tmp/clutter3,
+/tmp/behind1 and /tmp/behind2 as in train_die_or_not.py, $SHARED its three sets, and
+YZ_NEGATIVES its folder of the shared sets' mined false detections:
+
+  mkdir /tmp/before; for f in models/*; do git show f623e79:$f >/tmp/before/${f#models/}; done
+  /usr/bin/python3 tools/train_reader.py $LAWN $WORLD /tmp/clutter /tmp/clutter3 /tmp/behind1 \
+      /tmp/behind2 $SHARED --only reader --init-from /tmp/before --max-lr 5e-4 --reader-epochs 8 \
+      --colour-turn 0.3 --keep-sets plain,t3,t4,t5,plc,matteop65-webcam,byler-d6   # 16 minutes
+
 The committed models/dice_detector.onnx is two detectors in one file (DetectorPair): the one the
 commands above trained, which learned the lawn, and beside it that one fine-tuned on the world
 renders (READER_HISTORY.md's ft10, its command there), which scores only where the first sees
@@ -457,8 +469,10 @@ def detector_error(side, rng):
 
 
 def reader_samples(scenes, rng, augment):
-    xs, ys = [], []
-    for _, image, dice, negatives in scenes:
+    """Crops, their labels, and the set (folder) each came from."""
+    xs, ys, folders = [], [], []
+    for name, image, dice, negatives in scenes:
+        made = len(xs)
         for x, y, bw, bh in negatives:  # what the reader once took for a die: no die
             side = max(bw, bh)
             jx, jy, k, angle = detector_error(side, rng) if augment else NO_ERROR
@@ -481,7 +495,8 @@ def reader_samples(scenes, rng, augment):
             if patch is not None:
                 xs.append(patch)
                 ys.append(0)
-    return xs, ys
+        folders += [name.split("/")[0]] * (len(xs) - made)
+    return xs, ys, folders
 
 
 def half_die_negative(image, dice, rng):
@@ -528,22 +543,55 @@ def to_tensor(patches):
     return torch.from_numpy(np.stack([np.ascontiguousarray(p).transpose(2, 0, 1) for p in patches]).astype(np.float32) / 255.0)
 
 
-def train_reader(train, val, epochs, rng, net=None, max_lr=3e-3, colour_turn=0.0):
+def keep_readings(out, taught):
+    """How far a reader's readings (logits) are from `taught`, another reader's probabilities for
+    the same crops (their KL divergence)."""
+    return F.kl_div(F.log_softmax(out, 1), taught, reduction="batchmean")
+
+
+def taught_target(x, y, keep, teacher):
+    """A reader's batch target: labels y, and where `keep` (a numpy mask) is set the teacher's
+    readings of those crops of x, for reading_loss."""
+    if teacher is None or not keep.any():
+        return y, None, None
+    keep = torch.from_numpy(keep)
+    with torch.no_grad():
+        return y, keep, torch.softmax(teacher(x[keep]), 1)
+
+
+def reading_loss(out, target, keep_weight):
+    """Cross-entropy with the labels, plus keep_readings where taught_target kept a teacher's."""
+    y, keep, taught = target
+    loss = F.cross_entropy(out, y)
+    return loss if keep is None else loss + keep_weight * keep_readings(out[keep], taught)
+
+
+def train_reader(train, val, epochs, rng, net=None, max_lr=3e-3, colour_turn=0.0,
+                 teacher=None, keep_sets=(), keep_weight=1.0):
+    """With a teacher, the crops of keep_sets (folder names) also pull the net towards the
+    teacher's readings of them (keep_readings): a fine-tune on a wider world keeps what the
+    committed reader read on the lawn and the real photos, sureness included, which
+    vision/read.c's combining of the two readers builds on."""
     net = net or Reader()
     opt = torch.optim.Adam(net.parameters(), 2e-3, weight_decay=1e-4)
     sched = None
-    vx, vy = reader_samples(val, np.random.default_rng(7), False)
+    vx, vy, _ = reader_samples(val, np.random.default_rng(7), False)
     vx = to_tensor(vx)
     vy = torch.tensor(vy)
     for epoch in range(epochs):
-        xs, ys = reader_samples(train, rng, True)
+        xs, ys, folders = reader_samples(train, rng, True)
+        kept = np.isin(folders, list(keep_sets))
         if sched is None:
             steps_per_epoch = (len(xs) + 31) // 32
             # a little slack: the number of lawn negatives varies from epoch to epoch
             sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr, total_steps=int(epochs * steps_per_epoch * 1.1) + 10)
-        loss = train_epoch(net, opt, sched, len(xs), rng, F.cross_entropy,
-                           lambda idx: (to_tensor([augment_crop(xs[i], rng, colour_turn) for i in idx]),
-                                        torch.tensor([ys[i] for i in idx])))
+
+        def batch(idx):
+            x = to_tensor([augment_crop(xs[i], rng, colour_turn) for i in idx])
+            return x, taught_target(x, torch.tensor([ys[i] for i in idx]), kept[idx], teacher)
+
+        loss = train_epoch(net, opt, sched, len(xs), rng,
+                           lambda out, target: reading_loss(out, target, keep_weight), batch)
         net.eval()
         with torch.no_grad():
             p = torch.softmax(net(vx), 1)
@@ -678,12 +726,14 @@ def main():
                              "(turn_colours); the committed nets were trained with 0")
     parser.add_argument("--keep-sets", default="",
                         help="fine-tune: comma-separated folder names whose scenes also keep "
-                             "the --init-from detector's maps (keep_loss)")
+                             "the --init-from detector's maps (keep_loss) and whole-die "
+                             "reader's readings (keep_readings)")
     parser.add_argument("--teacher", type=pathlib.Path, default=None,
                         help="fine-tune, with --keep-sets: the exported detector whose maps "
                              "they keep (a single one or a pair), instead of the --init-from one")
     parser.add_argument("--keep-weight", type=float, default=1.0,
-                        help="fine-tune: keep_loss's weight beside the detector's own loss")
+                        help="fine-tune: keep_loss's and keep_readings' weight beside each "
+                             "net's own loss")
     parser.add_argument("--cache", type=pathlib.Path, default=pathlib.Path("/tmp/yz-train-nets"),
                         help="where the torch weights are kept between runs")
     args = parser.parse_args()
@@ -702,7 +752,7 @@ def main():
     # Both made first, whatever is trained: their initial weights draw on torch's seeded
     # generator, and the committed models were trained after these draws.
     det, reader = Detector(), Reader()
-    teacher = None
+    teacher = reader_teacher = None
     if args.init_from:
         det_file = args.init_from / "dice_detector.onnx"
         if holds_pair(det_file):  # the pair learns as one; its lawn half stays as it is
@@ -713,6 +763,9 @@ def main():
         if args.keep_sets:
             teacher = load_detector(args.teacher or det_file)
         load_exported(reader, args.init_from / "top_reader.onnx", (1, 3, CROP, CROP), softmax=True)
+        if args.keep_sets and args.only in (None, "reader"):
+            reader_teacher = load_exported(Reader(), args.init_from / "top_reader.onnx",
+                                           (1, 3, CROP, CROP), softmax=True)
     det = train_or_load(args, "detector",
                         lambda: train_detector(train, val, args.det_epochs, rng, det, args.max_lr,
                                                     args.colour_turn, teacher,
@@ -722,7 +775,9 @@ def main():
                         started)
     reader = train_or_load(args, "reader",
                            lambda: train_reader(train, val, args.reader_epochs, rng, reader,
-                                                args.max_lr, args.colour_turn),
+                                                args.max_lr, args.colour_turn, reader_teacher,
+                                                set(filter(None, args.keep_sets.split(","))),
+                                                args.keep_weight),
                            reader, ReaderExport, (1, 3, CROP, CROP), "top_reader.onnx", started)
     print("weigh them with tools/sweep_thresholds.sh and tools/eval_shared.sh", flush=True)
 
