@@ -188,8 +188,8 @@ static int sure_dice_overlap(const yz_vision_tuning *tuning, const yz_vision_can
                              int n_found)
 {
     for (int i = 0; i < n_found; i++)
-        for (int k = i + 1; k < n_found; k++)
-            if (yz_vision_sure_die(&found[i], tuning) && yz_vision_sure_die(&found[k], tuning) &&
+        for (int k = i + 1; k < n_found && yz_vision_sure_die(&found[i], tuning); k++)
+            if (yz_vision_sure_die(&found[k], tuning) &&
                 hypot(found[i].cx - found[k].cx, found[i].cy - found[k].cy) <
                     OVERLAP * fmax(fmax(found[i].w, found[i].h), fmax(found[k].w, found[k].h)))
                 return 1;

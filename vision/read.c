@@ -83,12 +83,11 @@ yz_vision_status yz_vision_read_tops(const yz_vision_nets *nets, const yz_vision
     size_t crop_bytes = (size_t)crop_px * crop_px * 3, face_bytes = (size_t)face_px * face_px * 3;
     uint8_t *pixels = yz_vision_alloc((size_t)n_found * (3 * crop_bytes + face_bytes));
     yz_cv_image *images = yz_vision_alloc((size_t)n_found * 4 * sizeof *images);
-    int *die_of = yz_vision_alloc((size_t)n_found * sizeof *die_of);
     float *out = yz_vision_alloc((size_t)n_found * 3 * YZ_VISION_N_CLASSES * sizeof *out);
     float *die_out = yz_vision_alloc((size_t)n_found * 2 * sizeof *die_out);
     float *corners = yz_vision_alloc((size_t)n_found * 8 * sizeof *corners);
     yz_vision_status status = YZ_VISION_OK;
-    if (!pixels || !images || !die_of || !out || !die_out || !corners) {
+    if (!pixels || !images || !out || !die_out || !corners) {
         status = YZ_VISION_ERR_NOMEM;
         goto done;
     }
@@ -122,7 +121,7 @@ yz_vision_status yz_vision_read_tops(const yz_vision_nets *nets, const yz_vision
          n_die_values != n_found * 2))
         status = YZ_VISION_ERR_INTERNAL;
     /* The dice, in order, their crops packed to the front of crops; then their mirror images. */
-    int n_dice = 0;
+    int n_dice = 0, die_of[YZ_VISION_MAX_CANDIDATES];
     for (int i = 0; i < n_found && !status; i++) {
         readings[i].p_die = die_out[2 * i + 1];
         if (readings[i].p_die >= nets->tuning.min_die) {
@@ -186,7 +185,6 @@ yz_vision_status yz_vision_read_tops(const yz_vision_nets *nets, const yz_vision
 done:
     yz_vision_release(pixels);
     yz_vision_release(images);
-    yz_vision_release(die_of);
     yz_vision_release(out);
     yz_vision_release(die_out);
     yz_vision_release(corners);

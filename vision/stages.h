@@ -110,7 +110,7 @@ int yz_vision_complete_cut_face(const yz_vision_geometry *geometry, yz_cv_image 
 /* The two readers' probabilities for one die as one. */
 void yz_vision_combine_readers(const float *whole_die, const float *face, float *combined);
 
-/* Step 2: readings[i] for found[i]. */
+/* Step 2: readings[i] for found[i], of at most YZ_VISION_MAX_CANDIDATES. */
 yz_vision_status yz_vision_read_tops(const yz_vision_nets *nets, const yz_vision_image *photo,
                                      const yz_vision_candidate *found, int n_found,
                                      yz_vision_reading *readings);

@@ -173,19 +173,24 @@ static double face_centre_and_side(const yz_vision_die *die, double centre[2])
  * left die's index (and the right one's in *other), or -1. */
 static int distrust_one_face_twice(yz_vision_result *result, int *other)
 {
+    double centre[YZ_VISION_MAX_DICE][2], side[YZ_VISION_MAX_DICE];
+    for (int i = 0; i < result->n_dice; i++)
+        side[i] = face_centre_and_side(&result->dice[i], centre[i]);
     int first = -1;
     for (int i = result->n_dice - 1; i >= 0; i--)
-        for (int k = result->n_dice - 1; k > i; k--) {
-            double ci[2], ck[2];
-            double side = fmin(face_centre_and_side(&result->dice[i], ci),
-                               face_centre_and_side(&result->dice[k], ck));
-            if (hypot(ci[0] - ck[0], ci[1] - ck[1]) >= ONE_FACE * side) continue;
-            result->dice[i].certain = result->dice[k].certain = 0;
-            first = i;
-            *other = k;
-        }
+        for (int k = result->n_dice - 1; k > i; k--)
+            if (hypot(centre[i][0] - centre[k][0], centre[i][1] - centre[k][1]) <
+                ONE_FACE * fmin(side[i], side[k])) {
+                result->dice[i].certain = result->dice[k].certain = 0;
+                first = i;
+                *other = k;
+            }
     return first;
 }
+
+/* The advice where dice may have been taken for one, or one for two. */
+static const char RETAKE_APART[] =
+    "Take another photo from more directly above, so that the dice show apart.";
 
 /* Refuses the photo: why (printf-style), and how to take one that reads. */
 static void refuse(yz_vision_result *result, const char *retake, const char *why, ...)
@@ -236,12 +241,12 @@ void yz_vision_give_verdict(yz_vision_result *result, int expect, const yz_visio
         refuse(result, "Take another photo with every die well inside the frame.",
                "die %d (from the left) is cut off by the edge of the photo", cut_off + 1);
     else if (two_dice >= 0)
-        refuse(result, "Take another photo from more directly above, so that the dice show apart.",
+        refuse(result, RETAKE_APART,
                "die %d (from the left) is much larger than the others: it may be two dice "
                "touching",
                two_dice + 1);
     else if (seen_twice >= 0)
-        refuse(result, "Take another photo from more directly above, so that the dice show apart.",
+        refuse(result, RETAKE_APART,
                "dice %d and %d (from the left) show the same top face: one die may be counted "
                "twice",
                seen_twice + 1, seen_twice_too + 1);
