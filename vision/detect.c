@@ -187,12 +187,14 @@ double yz_vision_median_sure_side(const yz_vision_tuning *tuning, const yz_visio
 static int sure_dice_overlap(const yz_vision_tuning *tuning, const yz_vision_candidate *found,
                              int n_found)
 {
-    for (int i = 0; i < n_found; i++)
-        for (int k = i + 1; k < n_found && yz_vision_sure_die(&found[i], tuning); k++)
+    for (int i = 0; i < n_found; i++) {
+        if (!yz_vision_sure_die(&found[i], tuning)) continue;
+        for (int k = i + 1; k < n_found; k++)
             if (yz_vision_sure_die(&found[k], tuning) &&
                 hypot(found[i].cx - found[k].cx, found[i].cy - found[k].cy) <
                     OVERLAP * fmax(fmax(found[i].w, found[i].h), fmax(found[k].w, found[k].h)))
                 return 1;
+    }
     return 0;
 }
 
