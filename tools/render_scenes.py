@@ -132,8 +132,9 @@ def encode_within_budget(image, photo, max_bytes):
         quality -= 3
 
 
-def render_scene(scene, out_path, supersample, max_bytes, keep_dir=None):
-    """Render one scene to out_path; return the truth rows (upright image coordinates)."""
+def render_scene(scene, out_path, supersample, max_bytes, keep_dir=None, masks=False):
+    """Render one scene to out_path; return the truth rows (upright image coordinates). With
+    masks, also each die's visible pixels beside it (NAME.mask.png, truth.dice_labels)."""
     cam = scene.camera
     with tempfile.TemporaryDirectory(prefix="yardzee-render-") as tmp:
         work = pathlib.Path(keep_dir or tmp)
@@ -155,6 +156,9 @@ def render_scene(scene, out_path, supersample, max_bytes, keep_dir=None):
     data = encode_within_budget(phone_look(render, scene), scene.photo, max_bytes)
     pathlib.Path(out_path).parent.mkdir(parents=True, exist_ok=True)
     pathlib.Path(out_path).write_bytes(data)
+    if masks:
+        cv2.imwrite(str(pathlib.Path(out_path).with_suffix(".mask.png")),
+                    truth.dice_labels(scene, mask))
     return truth.dice_truth(scene, mask)
 
 
@@ -182,7 +186,8 @@ def world_columns(scene):
             f"{extra.motion_blur_px:.1f}", scene.photo.jpeg_quality]
 
 
-def render_batch(out_dir, seeds, long_side, supersample, prefix, close_up, world_args):
+def render_batch(out_dir, seeds, long_side, supersample, prefix, close_up, world_args,
+                 masks=False):
     out_dir.mkdir(parents=True, exist_ok=True)
     with open(out_dir / "truth.csv", "w", newline="") as truth_file, \
             open(out_dir / "scenes.csv", "w", newline="") as scenes_file:
@@ -194,7 +199,7 @@ def render_batch(out_dir, seeds, long_side, supersample, prefix, close_up, world
             started = time.monotonic()
             scene = scenes.sample_scene(seed, long_side, close_up=close_up, **world_args)
             name = f"{prefix}{number:03d}.jpg"
-            rows = render_scene(scene, out_dir / name, supersample, MAX_JPEG_BYTES)
+            rows = render_scene(scene, out_dir / name, supersample, MAX_JPEG_BYTES, masks=masks)
             for row in rows:
                 truth_csv.writerow([name] + [row[k] for k in TRUTH_HEADER[1:]])
             scenes_csv.writerow(scene_row(name, scene, len(rows)))
@@ -315,6 +320,9 @@ def main():
     parser.add_argument("--prefix", default="lawn_", help="file name prefix")
     parser.add_argument("--bench-photo", type=pathlib.Path,
                         help="write one 4000x3000 JPEG (and its truth .csv) here and stop")
+    parser.add_argument("--masks", action="store_true",
+                        help="also write each scene's dice pixels (NAME.mask.png: 0 no die, k + 1 "
+                        "truth row k's die) for tools/train_reader.py's --paste")
     parser.add_argument("--keep-pov", type=pathlib.Path,
                         help="render the first scene only, leaving its POV-Ray files here")
     args = parser.parse_args()
@@ -351,7 +359,7 @@ def main():
         print(rows)
         return
     render_batch(args.out, seeds, args.long_side, args.supersample, args.prefix, args.close_up,
-                 world_args)
+                 world_args, args.masks)
 
 
 if __name__ == "__main__":

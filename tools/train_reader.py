@@ -86,6 +86,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+import paste_dice as pd
+
 # What the nets are trained with and vision/ reads them with: models/pipeline.json, the one
 # place these numbers are written (vision/geometry.c reads it when it loads the nets).
 PIPELINE = json.loads((pathlib.Path(__file__).resolve().parent.parent / "models" /
@@ -376,13 +378,36 @@ def keep_loss(out, kept):
     return heat + size
 
 
+def pasted_scene(train, masks, sources, rng):
+    """A training picture made by tools/paste_dice.py: the dice of a random render of sources
+    (indices into train whose dice masks are known) pasted onto a procedural ground or onto
+    another training picture, its own dice kept; decoys filled from either."""
+    source = train[sources[rng.integers(len(sources))]]
+
+    def ground():
+        if rng.random() < 0.5:
+            h, w = (480, 640) if rng.random() < 0.5 else (640, 480)
+            return pd.procedural_ground(h, w, rng), []
+        other = train[rng.integers(len(train))]
+        return other[1], other[2]
+
+    background, background_dice = ground()
+    return pd.composite(background, background_dice, source[1], source[2], masks[source[0]],
+                        rng, ground()[0])
+
+
 def train_detector(train, val, epochs, rng, net=None, max_lr=3e-3, colour_turn=0.0,
-                   teacher=None, keep_sets=(), keep_weight=1.0):
+                   teacher=None, keep_sets=(), keep_weight=1.0, paste=0.0, masks=None):
     """With a teacher, the scenes of keep_sets (folder names) also pull the net towards what the
     teacher (the committed detector, or --teacher's) sees there (keep_loss): a fine-tune on a
     wider world keeps what it did on the lawn, box sizes included, which vision/'s rules build
-    on."""
+    on. With paste, that share of the samples is a pasted_scene (masks: paste_dice.load_masks)."""
     net = net or Detector()
+    sources = [i for i, scene in enumerate(train) if scene[0] in (masks or {})
+               and any(die[5] for die in scene[2])]
+    if paste:
+        print(f"pasting the dice of {len(sources)} renders into {paste:.0%} of the samples",
+              flush=True)
     opt = torch.optim.Adam(net.parameters(), 2e-3)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr, total_steps=epochs * ((len(train) + 3) // 4))
     for epoch in range(epochs):
@@ -394,6 +419,8 @@ def train_detector(train, val, epochs, rng, net=None, max_lr=3e-3, colour_turn=0
             for i in order[start:start + 4]:
                 keep.append(train[i][0].split("/")[0] in keep_sets)
                 image, dice = train[i][1], train[i][2]
+                if paste and sources and rng.random() < paste:
+                    image, dice = pasted_scene(train, masks, sources, rng)
                 closer = second_look(image, dice) if rng.random() < 0.5 else None
                 batch.append(detector_sample(*closer[:2], rng, True, closer[2], colour_turn)
                              if closer else
@@ -734,6 +761,10 @@ def main():
     parser.add_argument("--keep-weight", type=float, default=1.0,
                         help="fine-tune: keep_loss's and keep_readings' weight beside each "
                              "net's own loss")
+    parser.add_argument("--paste", type=float, default=0.0,
+                        help="share of the detector's samples made by pasting rendered dice onto "
+                             "other grounds (pasted_scene; from render folders drawn with "
+                             "render_scenes.py --masks); the committed nets were trained with 0")
     parser.add_argument("--cache", type=pathlib.Path, default=pathlib.Path("/tmp/yz-train-nets"),
                         help="where the torch weights are kept between runs")
     args = parser.parse_args()
@@ -770,7 +801,9 @@ def main():
                         lambda: train_detector(train, val, args.det_epochs, rng, det, args.max_lr,
                                                     args.colour_turn, teacher,
                                                     set(filter(None, args.keep_sets.split(","))),
-                                                    args.keep_weight),
+                                                    args.keep_weight, args.paste,
+                                                    pd.load_masks(args.train) if args.paste
+                                                    else None),
                         det, lambda net: net, (1, 3, DET_SIDE, DET_SIDE), "dice_detector.onnx",
                         started)
     reader = train_or_load(args, "reader",

@@ -25,8 +25,8 @@ def top_face_area_px(camera, die):
 
 
 def dice_truth(scene, mask_bgr):
-    """One dict per die that shows at least one pixel: value, x, y, w, h, top_visible,
-    plus top_fraction (visible share of the top face) for checks and logs."""
+    """One dict per die that shows at least one pixel, in the scene's order: value, x, y, w, h,
+    top_visible, plus top_fraction (visible share of the top face) for checks and logs."""
     red = mask_bgr[:, :, 2].astype(int)
     green = mask_bgr[:, :, 1]
     rows = []
@@ -43,6 +43,21 @@ def dice_truth(scene, mask_bgr):
                          top_visible=int(fraction >= READABLE_TOP_FRACTION),
                          top_fraction=fraction))
     return rows
+
+
+def dice_labels(scene, mask_bgr):
+    """The mask pass as one label per pixel: 0 where no die shows, k + 1 where the die of
+    dice_truth's row k does (its visible pixels). For training-time compositing."""
+    red = mask_bgr[:, :, 2].astype(int)
+    labels = np.zeros(red.shape, np.uint8)
+    shown = 0
+    for index in range(len(scene.dice)):
+        level, _ = pov.mask_colour(index, False)
+        mine = np.abs(red - level) <= 8
+        if mine.any():
+            shown += 1
+            labels[mine] = shown
+    return labels
 
 
 def top_face_corners(camera, die):
