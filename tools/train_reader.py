@@ -764,7 +764,9 @@ def main():
     parser.add_argument("--paste", type=float, default=0.0,
                         help="share of the detector's samples made by pasting rendered dice onto "
                              "other grounds (pasted_scene; from render folders drawn with "
-                             "render_scenes.py --masks); the committed nets were trained with 0")
+                             "render_scenes.py --masks); with --only reader, any value above 0 "
+                             "adds one pasted picture per such render; the committed nets were "
+                             "trained with 0")
     parser.add_argument("--cache", type=pathlib.Path, default=pathlib.Path("/tmp/yz-train-nets"),
                         help="where the torch weights are kept between runs")
     args = parser.parse_args()
@@ -797,6 +799,15 @@ def main():
         if args.keep_sets and args.only in (None, "reader"):
             reader_teacher = load_exported(Reader(), args.init_from / "top_reader.onnx",
                                            (1, 3, CROP, CROP), softmax=True)
+    if args.paste and args.only == "reader":
+        # The reader learns from crops cut once an epoch: a fixed set of pasted pictures, one
+        # for each render with masks, beside the rest.
+        masks = pd.load_masks(args.train)
+        sources = [i for i, scene in enumerate(train) if scene[0] in masks
+                   and any(die[5] for die in scene[2])]
+        train = train + [(f"pasted/{k}", *pasted_scene(train, masks, sources, rng), [])
+                         for k in range(len(sources))]
+        print(f"{len(sources)} pasted pictures added", flush=True)
     det = train_or_load(args, "detector",
                         lambda: train_detector(train, val, args.det_epochs, rng, det, args.max_lr,
                                                     args.colour_turn, teacher,
