@@ -258,15 +258,40 @@ static int centres_in_box(const yz_vision_candidate *die, const yz_vision_candid
     return inside;
 }
 
-/* Whether some sure die of `dice` holds the centres of two or more peaks of `peaks` in its box:
- * one die seen as several, when dice and peaks are one look; when they are a look from farther
- * back and a closer one, the closer look broke that die apart. */
-static int die_holding_peaks(const yz_vision_tuning *tuning, const yz_vision_candidate *dice,
-                             int n_dice, const yz_vision_candidate *peaks, int n_peaks)
+/* The sure dice of `dice` that hold the centres of two or more peaks of `peaks` in their boxes,
+ * copied to holding (when not NULL); returns how many. One die seen as several, when dice and
+ * peaks are one look; when they are a look from farther back and a closer one, the closer look
+ * broke that die apart. */
+static int dice_holding_peaks(const yz_vision_tuning *tuning, const yz_vision_candidate *dice,
+                              int n_dice, const yz_vision_candidate *peaks, int n_peaks,
+                              yz_vision_candidate *holding)
 {
+    int n_holding = 0;
     for (int k = 0; k < n_dice; k++)
-        if (yz_vision_sure_die(&dice[k], tuning) && centres_in_box(&dice[k], peaks, n_peaks) >= 2)
-            return 1;
+        if (yz_vision_sure_die(&dice[k], tuning) && centres_in_box(&dice[k], peaks, n_peaks) >= 2) {
+            if (holding) holding[n_holding] = dice[k];
+            n_holding++;
+        }
+    return n_holding;
+}
+
+/* Whether a die of the farther look that holds two or more of the closer look's peaks is a die
+ * to the die-or-not net. On a speckled or patterned ground the closer look finds false peaks
+ * beside the dice, and the farther look merges ground and dice into large blobs that hold them:
+ * those blobs are not dice, and stepping back to them would lose every die. */
+static int dice_broken_apart(const yz_vision_nets *nets, const yz_vision_image *photo,
+                             const yz_vision_candidate *farther, int n_farther,
+                             const yz_vision_candidate *closer, int n_closer,
+                             yz_vision_status *status)
+{
+    yz_vision_candidate holding[YZ_VISION_MAX_CANDIDATES];
+    float p_die[YZ_VISION_MAX_CANDIDATES];
+    int n_holding =
+        dice_holding_peaks(&nets->tuning, farther, n_farther, closer, n_closer, holding);
+    if (n_holding == 0) return 0;
+    *status = yz_vision_die_or_not(nets, photo, holding, n_holding, p_die);
+    for (int k = 0; k < n_holding && *status == YZ_VISION_OK; k++)
+        if (p_die[k] >= nets->tuning.min_die) return 1;
     return 0;
 }
 
@@ -274,9 +299,9 @@ static int die_holding_peaks(const yz_vision_tuning *tuning, const yz_vision_can
  * several peaks each, sure dice inside each other's boxes, whose guessed sides stop growing at
  * about 45 canvas pixels. Where the dice look that large, or a sure die's box holds another
  * peak's centre, step back: look at the whole photo half the size. The step is taken if it shows
- * one die where the closer look saw several, and the dice no smaller than those that would get a
- * second look (a die half behind another is not two halves of one); found and *scale then
- * become the farther look's. */
+ * one die where the closer look saw several, a die to the die-or-not net (dice_broken_apart),
+ * and the dice no smaller than those that would get a second look (a die half behind another
+ * is not two halves of one); found and *scale then become the farther look's. */
 static yz_vision_status step_back(const yz_vision_nets *nets, const yz_vision_image *photo,
                                   yz_vision_candidate *found, int *n_found, double *scale)
 {
@@ -286,7 +311,7 @@ static yz_vision_status step_back(const yz_vision_nets *nets, const yz_vision_im
     for (int step = 0; step < MAX_STEPS_BACK && status == YZ_VISION_OK; step++) {
         double median_side = yz_vision_median_sure_side(tuning, found, *n_found) * *scale;
         if (median_side <= DET_LARGE_DIE &&
-            !die_holding_peaks(tuning, found, *n_found, found, *n_found))
+            !dice_holding_peaks(tuning, found, *n_found, found, *n_found, NULL))
             break;
         yz_vision_candidate farther[YZ_VISION_MAX_CANDIDATES];
         int n_farther = 0;
@@ -295,8 +320,8 @@ static yz_vision_status step_back(const yz_vision_nets *nets, const yz_vision_im
         double farther_side = yz_vision_median_sure_side(tuning, farther, n_farther);
         int step_back =
             status == YZ_VISION_OK &&
-            die_holding_peaks(tuning, farther, n_farther, found, *n_found) &&
-            farther_side * farther_scale >= nets->geometry.typical_die / tuning->zoom_worth;
+            farther_side * farther_scale >= nets->geometry.typical_die / tuning->zoom_worth &&
+            dice_broken_apart(nets, photo, farther, n_farther, found, *n_found, &status);
         if (!step_back) break;
         /* A sure die of the closer look that no die of the step back holds stays, unless it is
          * far smaller than those (a piece of one): a die the frame's edge cuts through, too small

@@ -59,9 +59,51 @@ static int cut_square(const yz_cv_image *source, double cx, double cy, double si
     return yz_cv_warp_quad(source, square, crop) != YZ_CV_OK;
 }
 
-/* Step 2: for each candidate, whether it is a die; for each die, where its top face is and
- * what its value is. The die-or-not net looks first, and only what it counts is read (what it
- * does not is dropped as lawn by collect_dice whatever the readers say, so reading it would be
+/* Whether each candidate is a die: the die-or-not net's probability, p_die[i] for found[i]. Each
+ * is shown as the whole-die reader would see it, a square of crop_scale times its box, except
+ * that dice of one game are one size: a candidate boxed under a piece of the sure dice's side is
+ * shown at that size. A die's piece (cut by the edge, half hidden) still shows a die there; a
+ * small blob of leaf or soil, whose own crop could be a blurred die, shows as lawn around it. */
+yz_vision_status yz_vision_die_or_not(const yz_vision_nets *nets, const yz_vision_image *photo,
+                                      const yz_vision_candidate *found, int n_found, float *p_die)
+{
+    if (n_found == 0) return YZ_VISION_OK;
+    const yz_vision_geometry *g = &nets->geometry;
+    size_t crop_bytes = (size_t)g->crop * g->crop * 3;
+    uint8_t *pixels = yz_vision_alloc((size_t)n_found * crop_bytes);
+    yz_cv_image *looks = yz_vision_alloc((size_t)n_found * sizeof *looks);
+    float *out = yz_vision_alloc((size_t)n_found * 2 * sizeof *out);
+    yz_vision_status status = YZ_VISION_OK;
+    if (!pixels || !looks || !out) {
+        status = YZ_VISION_ERR_NOMEM;
+        goto done;
+    }
+    yz_cv_image source = {photo->w, photo->h, 3, photo->w * 3, photo->rgb};
+    double least_side =
+        YZ_VISION_PIECE_OF_DIE * yz_vision_median_sure_side(&nets->tuning, found, n_found);
+    for (int i = 0; i < n_found && !status; i++) {
+        looks[i] = (yz_cv_image){g->crop, g->crop, 3, g->crop * 3, pixels + (size_t)i * crop_bytes};
+        double side = crop_side(g, &found[i]);
+        if (fmax(found[i].w, found[i].h) < least_side) side = g->crop_scale * least_side;
+        if (cut_square(&source, found[i].cx, found[i].cy, side, &looks[i]))
+            status = YZ_VISION_ERR_INTERNAL;
+    }
+    int n_values = 0;
+    if (!status && (yz_cv_net_run(nets->die_or_not, looks, n_found, out, n_found * 2, &n_values) ||
+                    n_values != n_found * 2))
+        status = YZ_VISION_ERR_INTERNAL;
+    for (int i = 0; i < n_found && !status; i++)
+        p_die[i] = out[2 * i + 1];
+done:
+    yz_vision_release(pixels);
+    yz_vision_release(looks);
+    yz_vision_release(out);
+    return status;
+}
+
+/* Step 2: for each candidate, whether it is a die (yz_vision_die_or_not); for each die, where its
+ * top face is and what its value is. Only what the die-or-not net counts is read (what it does
+ * not is dropped as lawn by collect_dice whatever the readers say, so reading it would be
  * wasted). The whole-die reader sees the crop and its mirror image (a mirrored die is still a
  * die showing the same value, and the two views steady it where one alone is unsure); the
  * top-face net finds the top face's corners in the same crop; the face reader reads the face
@@ -76,58 +118,34 @@ yz_vision_status yz_vision_read_tops(const yz_vision_nets *nets, const yz_vision
     memset(readings, 0, (size_t)n_found * sizeof *readings);
     const yz_vision_geometry *g = &nets->geometry;
     const int crop_px = g->crop, face_px = g->face;
-    /* Pixels: each candidate's crop, the die-or-not net's own look where it differs, and the
-     * mirror image and face of each die. Images: what the die-or-not net sees of each
-     * candidate, then the whole-die reader's crops of the dice and their mirror images, then
-     * the dice's faces. */
+    /* Pixels: each die's crop, its mirror image and its face. Images: the whole-die reader's
+     * crops of the dice and their mirror images, then the dice's faces. */
     size_t crop_bytes = (size_t)crop_px * crop_px * 3, face_bytes = (size_t)face_px * face_px * 3;
-    uint8_t *pixels = yz_vision_alloc((size_t)n_found * (3 * crop_bytes + face_bytes));
-    yz_cv_image *images = yz_vision_alloc((size_t)n_found * 4 * sizeof *images);
+    uint8_t *pixels = yz_vision_alloc((size_t)n_found * (2 * crop_bytes + face_bytes));
+    yz_cv_image *images = yz_vision_alloc((size_t)n_found * 3 * sizeof *images);
     float *out = yz_vision_alloc((size_t)n_found * 3 * YZ_VISION_N_CLASSES * sizeof *out);
-    float *die_out = yz_vision_alloc((size_t)n_found * 2 * sizeof *die_out);
+    float *p_die = yz_vision_alloc((size_t)n_found * sizeof *p_die);
     float *corners = yz_vision_alloc((size_t)n_found * 8 * sizeof *corners);
     yz_vision_status status = YZ_VISION_OK;
-    if (!pixels || !images || !out || !die_out || !corners) {
+    if (!pixels || !images || !out || !p_die || !corners) {
         status = YZ_VISION_ERR_NOMEM;
         goto done;
     }
-    yz_cv_image *die_looks = images, *crops = images + n_found;
-    uint8_t *crop_pixels = pixels, *look_pixels = pixels + (size_t)n_found * crop_bytes,
-            *mirror_pixels = look_pixels + (size_t)n_found * crop_bytes,
+    status = yz_vision_die_or_not(nets, photo, found, n_found, p_die);
+    /* The dice, in order, their crops at the front of crops; then their mirror images. */
+    yz_cv_image *crops = images;
+    uint8_t *crop_pixels = pixels, *mirror_pixels = pixels + (size_t)n_found * crop_bytes,
             *face_pixels = mirror_pixels + (size_t)n_found * crop_bytes;
     yz_cv_image source = {photo->w, photo->h, 3, photo->w * 3, photo->rgb};
-    /* Dice of one game are one size. A candidate boxed under a piece of the sure dice's side is
-     * shown to the die-or-not net at that size: a die's piece (cut by the edge, half hidden)
-     * still shows a die there; a small blob of leaf or soil, whose own crop could be a blurred
-     * die, shows as lawn around it. */
-    double least_side =
-        YZ_VISION_PIECE_OF_DIE * yz_vision_median_sure_side(&nets->tuning, found, n_found);
-    for (int i = 0; i < n_found && !status; i++) {
-        crops[i] =
-            (yz_cv_image){crop_px, crop_px, 3, crop_px * 3, crop_pixels + (size_t)i * crop_bytes};
-        if (cut_square(&source, found[i].cx, found[i].cy, crop_side(g, &found[i]), &crops[i]))
-            status = YZ_VISION_ERR_INTERNAL;
-        die_looks[i] = crops[i];
-        if (fmax(found[i].w, found[i].h) < least_side) {
-            die_looks[i].data = look_pixels + (size_t)i * crop_bytes;
-            if (cut_square(&source, found[i].cx, found[i].cy, g->crop_scale * least_side,
-                           &die_looks[i]))
-                status = YZ_VISION_ERR_INTERNAL;
-        }
-    }
-    int n_die_values = 0;
-    if (!status &&
-        (yz_cv_net_run(nets->die_or_not, die_looks, n_found, die_out, n_found * 2, &n_die_values) ||
-         n_die_values != n_found * 2))
-        status = YZ_VISION_ERR_INTERNAL;
-    /* The dice, in order, their crops packed to the front of crops; then their mirror images. */
     int n_dice = 0, die_of[YZ_VISION_MAX_CANDIDATES];
     for (int i = 0; i < n_found && !status; i++) {
-        readings[i].p_die = die_out[2 * i + 1];
-        if (readings[i].p_die >= nets->tuning.min_die) {
-            die_of[n_dice] = i;
-            crops[n_dice++] = crops[i];
-        }
+        readings[i].p_die = p_die[i];
+        if (p_die[i] < nets->tuning.min_die) continue;
+        crops[n_dice] = (yz_cv_image){crop_px, crop_px, 3, crop_px * 3,
+                                      crop_pixels + (size_t)n_dice * crop_bytes};
+        if (cut_square(&source, found[i].cx, found[i].cy, crop_side(g, &found[i]), &crops[n_dice]))
+            status = YZ_VISION_ERR_INTERNAL;
+        die_of[n_dice++] = i;
     }
     if (status || n_dice == 0) goto done;
     yz_cv_image *faces = crops + 2 * n_dice;
@@ -186,7 +204,7 @@ done:
     yz_vision_release(pixels);
     yz_vision_release(images);
     yz_vision_release(out);
-    yz_vision_release(die_out);
+    yz_vision_release(p_die);
     yz_vision_release(corners);
     return status;
 }

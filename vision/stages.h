@@ -110,6 +110,11 @@ int yz_vision_complete_cut_face(const yz_vision_geometry *geometry, yz_cv_image 
 /* The two readers' probabilities for one die as one. */
 void yz_vision_combine_readers(const float *whole_die, const float *face, float *combined);
 
+/* p_die[i]: the die-or-not net's probability that found[i] is a die at all (soil, a leaf, a
+ * ball or a blank block is not), of at most YZ_VISION_MAX_CANDIDATES. */
+yz_vision_status yz_vision_die_or_not(const yz_vision_nets *nets, const yz_vision_image *photo,
+                                      const yz_vision_candidate *found, int n_found, float *p_die);
+
 /* Step 2: readings[i] for found[i], of at most YZ_VISION_MAX_CANDIDATES. */
 yz_vision_status yz_vision_read_tops(const yz_vision_nets *nets, const yz_vision_image *photo,
                                      const yz_vision_candidate *found, int n_found,
