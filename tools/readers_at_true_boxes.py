@@ -1,0 +1,85 @@
+#!/usr/bin/python3
+"""How the readers do when the detector is perfect: every die of a render folder whose top face
+shows, cut at its true box as vision/read.c cuts a detected one, read by the whole-die reader
+(with its mirror image), the face reader (on the face the top-face net finds) and both combined
+as yz_vision_combine_readers does; and the share of those dice the die-or-not net calls lawn.
+It tells the readers' part of what `yardzee eval` reports from the detector's part.
+
+  usage: tools/readers_at_true_boxes.py DIR [MODELS_DIR]    # DIR: truth.csv and scenes.csv
+
+Per ground (scenes.csv's surface), each reader's dice: RS read right and sure (>= 0.9, the
+reader's min_confidence), ru right but unsure, zero "no top face", wu wrong and unsure, WS wrong
+and sure. Needs python3-opencv, python3-numpy and python3-torch (for train_reader.py's crops).
+"""
+import collections
+import csv
+import pathlib
+import sys
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from train_face_reader import cut_faces  # noqa: E402
+from train_reader import CROP_SCALE, crop, load_set, to_tensor  # noqa: E402
+
+SURE = 0.9  # vision/tuning.c's min_confidence
+
+
+def run(net, crops):
+    out = []
+    for start in range(0, len(crops), 256):
+        net.setInput(to_tensor(crops[start:start + 256]).numpy())
+        out.append(net.forward().copy())
+    return np.concatenate(out)
+
+
+def combine(whole_die, face):
+    """yz_vision_combine_readers: the geometric mean where both favour one value, else the mean."""
+    agree = (whole_die.argmax(1) == face.argmax(1))[:, None]
+    combined = np.where(agree, np.sqrt(whole_die * face), (whole_die + face) / 2)
+    return combined / combined.sum(1, keepdims=True)
+
+
+def outcome(p, labels):
+    best, sure = p.argmax(1), p.max(1) >= SURE
+    return np.where(best == labels, np.where(sure, "RS", "ru"),
+                    np.where(best == 0, "zero", np.where(sure, "WS", "wu")))
+
+
+def main():
+    root = pathlib.Path(sys.argv[1])
+    models = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else \
+        pathlib.Path(__file__).resolve().parent.parent / "models"
+    net = {name: cv2.dnn.readNetFromONNX(str(models / f"{name}.onnx"))
+           for name in ("top_reader", "top_face", "face_reader", "die_or_not")}
+    with open(root / "scenes.csv", newline="") as f:
+        surface = {row["file"]: row.get("surface") or "lawn" for row in csv.DictReader(f)}
+    crops, labels, grounds = [], [], []
+    for name, image, dice, _, _ in load_set(root):
+        for value, x, y, w, h, top in dice:
+            if top:
+                crops.append(crop(image, x + w / 2, y + h / 2, max(w, h) * CROP_SCALE))
+                labels.append(value)
+                grounds.append(surface[name.split("/")[-1]])
+    labels, grounds = np.array(labels), np.array(grounds)
+    whole_die = (run(net["top_reader"], crops) + run(net["top_reader"], [c[:, ::-1] for c in crops])) / 2
+    faces = [face for start in range(0, len(crops), 256)
+             for face in cut_faces(net["top_face"], crops[start:start + 256])]
+    face = run(net["face_reader"], faces)
+    lawn = run(net["die_or_not"], crops)[:, 1] < 0.5
+    outcomes = {"whole die": outcome(whole_die, labels), "face": outcome(face, labels),
+                "combined": outcome(combine(whole_die, face), labels)}
+    for ground in ["all"] + sorted(set(grounds)):
+        chosen = np.ones(len(labels), bool) if ground == "all" else grounds == ground
+        n = int(chosen.sum())
+        line = f"{ground:11s} {n:4d} dice, lawn to die-or-not {lawn[chosen].mean():5.1%}"
+        for reader, result in outcomes.items():
+            counts = collections.Counter(result[chosen])
+            line += f" | {reader}: " + " ".join(f"{k} {counts[k] / n:4.0%}"
+                                                for k in ("RS", "ru", "zero", "wu", "WS"))
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
