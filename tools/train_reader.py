@@ -378,6 +378,13 @@ def keep_loss(out, kept):
     return heat + size
 
 
+def paste_sources(train, masks):
+    """The indices into train of the renders pasted_scene can take dice from: drawn with --masks
+    (masks: paste_dice.load_masks) and showing at least one die's top."""
+    return [i for i, scene in enumerate(train) if scene[0] in (masks or {})
+            and any(die[5] for die in scene[2])]
+
+
 def pasted_scene(train, masks, sources, rng):
     """A training picture made by tools/paste_dice.py: the dice of a random render of sources
     (indices into train whose dice masks are known) pasted onto a procedural ground or onto
@@ -403,8 +410,7 @@ def train_detector(train, val, epochs, rng, net=None, max_lr=3e-3, colour_turn=0
     wider world keeps what it did on the lawn, box sizes included, which vision/'s rules build
     on. With paste, that share of the samples is a pasted_scene (masks: paste_dice.load_masks)."""
     net = net or Detector()
-    sources = [i for i, scene in enumerate(train) if scene[0] in (masks or {})
-               and any(die[5] for die in scene[2])]
+    sources = paste_sources(train, masks)
     if paste:
         print(f"pasting the dice of {len(sources)} renders into {paste:.0%} of the samples",
               flush=True)
@@ -803,8 +809,7 @@ def main():
         # The reader learns from crops cut once an epoch: a fixed set of pasted pictures, one
         # for each render with masks, beside the rest.
         masks = pd.load_masks(args.train)
-        sources = [i for i, scene in enumerate(train) if scene[0] in masks
-                   and any(die[5] for die in scene[2])]
+        sources = paste_sources(train, masks)
         train = train + [(f"pasted/{k}", *pasted_scene(train, masks, sources, rng), [])
                          for k in range(len(sources))]
         print(f"{len(sources)} pasted pictures added", flush=True)
