@@ -46,7 +46,7 @@ wider world without the hours of renders they first learned from. The world rend
 (tools/mine_negatives.sh), and epanemu-dice's train split go in beside plain renders, given twice
 so that the lawn is not forgotten. What it gave is in tools/READER_HISTORY.md.
 
-The committed models/top_reader.onnx is the one those commands made, fine-tuned (issue 24's tenth
+The committed models/top_reader.onnx began as the one those commands made, fine-tuned (issue 24's tenth
 try, READER_HISTORY.md's r1) on the lawn, world and --one-behind-another renders and the three
 real sets, the lawn folders and the webcam and byler-d6 photos keeping its readings
 (keep_readings); $LAWN and $WORLD as in train_top_face.py, /tmp/clutter, /tmp/clutter3,
@@ -57,6 +57,19 @@ YZ_NEGATIVES its folder of the shared sets' mined false detections:
   /usr/bin/python3 tools/train_reader.py $LAWN $WORLD /tmp/clutter /tmp/clutter3 /tmp/behind1 \
       /tmp/behind2 $SHARED --only reader --init-from /tmp/before --max-lr 5e-4 --reader-epochs 8 \
       --colour-turn 0.3 --keep-sets plain,t3,t4,t5,plc,matteop65-webcam,byler-d6   # 16 minutes
+
+That one (1e080a5's, in /tmp/r1) was then fine-tuned again (issue 24's fourteenth try,
+READER_HISTORY.md's rc) on 1517 `--world` renders, 80 `--sun-glare` lawn renders and the
+clutter, plain and real sets, each render folder with its mined false detections
+(tools/mine_negatives.sh) and one pasted picture per masked render; the folders are drawn by
+tools/render/README.md's world6, clutter6, plain6, w7, w8 and glare9 commands:
+
+  mkdir /tmp/r1; for f in models/*; do git show 1e080a5:$f >/tmp/r1/${f#models/}; done
+  YZ_NEGATIVES=/tmp/negatives tools/mine_negatives.sh $SHARED   # and each render folder
+  /usr/bin/python3 tools/train_reader.py /tmp/world6 /tmp/w7 /tmp/w8 /tmp/glare9 /tmp/clutter6 \
+      /tmp/plain6 $SHARED --only reader --init-from /tmp/r1 --max-lr 5e-4 --reader-epochs 8 \
+      --colour-turn 0.3 --keep-sets plain6,glare9,matteop65-webcam,byler-d6 --paste 1 \
+      --threads 1   # 33 minutes
 
 The committed models/dice_detector.onnx is two detectors in one file (DetectorPair): the one the
 commands above trained, which learned the lawn, and beside it that one fine-tuned on the world
