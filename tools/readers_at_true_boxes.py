@@ -5,11 +5,11 @@ shows, cut at its true box as vision/read.c cuts a detected one, read by the who
 as yz_vision_combine_readers does; and the share of those dice the die-or-not net calls lawn.
 It tells the readers' part of what `yardzee eval` reports from the detector's part.
 
-  usage: tools/readers_at_true_boxes.py DIR [MODELS_DIR]    # DIR: truth.csv and scenes.csv
+  usage: tools/readers_at_true_boxes.py DIR [MODELS_DIR] [COLUMN]  # DIR: truth.csv, scenes.csv
 
-Per ground (scenes.csv's surface), each reader's dice: RS read right and sure (>= 0.9, the
-reader's min_confidence), ru right but unsure, zero "no top face", wu wrong and unsure, WS wrong
-and sure. Needs python3-opencv, python3-numpy and python3-torch (for train_reader.py's crops).
+Per ground (or per value of another scenes.csv COLUMN: die_material, light, ...), each reader's
+dice: RS read right and sure (>= 0.9, the reader's min_confidence), ru right but unsure, zero "no
+top face", wu wrong and unsure, WS wrong and sure. Needs python3-opencv, python3-numpy and python3-torch (for train_reader.py's crops).
 """
 import collections
 import csv
@@ -51,17 +51,18 @@ def main():
     root = pathlib.Path(sys.argv[1])
     models = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else \
         pathlib.Path(__file__).resolve().parent.parent / "models"
+    column = sys.argv[3] if len(sys.argv) > 3 else "surface"
     net = {name: cv2.dnn.readNetFromONNX(str(models / f"{name}.onnx"))
            for name in ("top_reader", "top_face", "face_reader", "die_or_not")}
     with open(root / "scenes.csv", newline="") as f:
-        surface = {row["file"]: row.get("surface") or "lawn" for row in csv.DictReader(f)}
+        group = {row["file"]: row.get(column) or "lawn" for row in csv.DictReader(f)}
     crops, labels, grounds = [], [], []
     for name, image, dice, _, _ in load_set(root):
         for value, x, y, w, h, top in dice:
             if top:
                 crops.append(crop(image, x + w / 2, y + h / 2, max(w, h) * CROP_SCALE))
                 labels.append(value)
-                grounds.append(surface[name.split("/")[-1]])
+                grounds.append(group[name.split("/")[-1]])
     labels, grounds = np.array(labels), np.array(grounds)
     whole_die = (run(net["top_reader"], crops) + run(net["top_reader"], [c[:, ::-1] for c in crops])) / 2
     faces = [face for start in range(0, len(crops), 256)
