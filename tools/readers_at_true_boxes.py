@@ -9,7 +9,8 @@ It tells the readers' part of what `yardzee eval` reports from the detector's pa
 
 Per ground (or per value of another scenes.csv COLUMN: die_material, light, ...), each reader's
 dice: RS read right and sure (>= 0.9, the reader's min_confidence), ru right but unsure, zero "no
-top face", wu wrong and unsure, WS wrong and sure. Needs python3-opencv, python3-numpy and python3-torch (for train_reader.py's crops).
+top face", wu wrong and unsure, WS wrong and sure. Needs python3-opencv, python3-numpy and
+python3-torch (for train_reader.py's crops).
 """
 import collections
 import csv

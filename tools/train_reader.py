@@ -46,9 +46,9 @@ wider world without the hours of renders they first learned from. The world rend
 (tools/mine_negatives.sh), and epanemu-dice's train split go in beside plain renders, given twice
 so that the lawn is not forgotten. What it gave is in tools/READER_HISTORY.md.
 
-The committed models/top_reader.onnx began as the one those commands made, fine-tuned (issue 24's tenth
-try, READER_HISTORY.md's r1) on the lawn, world and --one-behind-another renders and the three
-real sets, the lawn folders and the webcam and byler-d6 photos keeping its readings
+The committed models/top_reader.onnx began as the one those commands made, fine-tuned (issue
+24's tenth try, READER_HISTORY.md's r1) on the lawn, world and --one-behind-another renders and
+the three real sets, the lawn folders and the webcam and byler-d6 photos keeping its readings
 (keep_readings); $LAWN and $WORLD as in train_top_face.py, /tmp/clutter, /tmp/clutter3,
 /tmp/behind1 and /tmp/behind2 as in train_die_or_not.py, $SHARED its three sets, and
 YZ_NEGATIVES its folder of the shared sets' mined false detections:
@@ -65,7 +65,7 @@ clutter, plain and real sets, each render folder with its mined false detections
 tools/render/README.md's world6, clutter6, plain6, w7, w8 and glare9 commands:
 
   mkdir /tmp/r1; for f in models/*; do git show 1e080a5:$f >/tmp/r1/${f#models/}; done
-  YZ_NEGATIVES=/tmp/negatives tools/mine_negatives.sh $SHARED   # and each render folder
+  export YZ_NEGATIVES=/tmp/negatives; tools/mine_negatives.sh $SHARED   # and each render folder
   /usr/bin/python3 tools/train_reader.py /tmp/world6 /tmp/w7 /tmp/w8 /tmp/glare9 /tmp/clutter6 \
       /tmp/plain6 $SHARED --only reader --init-from /tmp/r1 --max-lr 5e-4 --reader-epochs 8 \
       --colour-turn 0.3 --keep-sets plain6,glare9,matteop65-webcam,byler-d6 --paste 1 \
