@@ -22,17 +22,9 @@ import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from train_face_reader import cut_faces  # noqa: E402
-from train_reader import CROP_SCALE, crop, load_set, to_tensor  # noqa: E402
+from train_reader import CROP_SCALE, crop, load_set, run_exported as run  # noqa: E402
 
 SURE = 0.9  # vision/tuning.c's min_confidence
-
-
-def run(net, crops):
-    out = []
-    for start in range(0, len(crops), 256):
-        net.setInput(to_tensor(crops[start:start + 256]).numpy())
-        out.append(net.forward().copy())
-    return np.concatenate(out)
 
 
 def combine(whole_die, face):
@@ -66,9 +58,7 @@ def main():
                 grounds.append(group[name.split("/")[-1]])
     labels, grounds = np.array(labels), np.array(grounds)
     whole_die = (run(net["top_reader"], crops) + run(net["top_reader"], [c[:, ::-1] for c in crops])) / 2
-    faces = [face for start in range(0, len(crops), 256)
-             for face in cut_faces(net["top_face"], crops[start:start + 256])]
-    face = run(net["face_reader"], faces)
+    face = run(net["face_reader"], cut_faces(net["top_face"], crops))
     lawn = run(net["die_or_not"], crops)[:, 1] < 0.5
     outcomes = {"whole die": outcome(whole_die, labels), "face": outcome(face, labels),
                 "combined": outcome(combine(whole_die, face), labels)}

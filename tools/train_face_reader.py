@@ -53,8 +53,8 @@ import torch.nn as nn
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from train_reader import (CROP, CROP_SCALE, NO_ERROR, PIPELINE, ReaderExport,  # noqa: E402
                           augment_crop, block, crop, detector_error, export, half_die_negative,
-                          lawn_negative, load_exported, load_split, reading_loss, seeded,
-                          taught_target, to_tensor, train_epoch)
+                          lawn_negative, load_exported, load_split, reading_loss, run_exported,
+                          seeded, taught_target, to_tensor, train_epoch)
 
 FACE = PIPELINE["face_reader"]["face"]  # face crop side (models/pipeline.json)
 FACE_MARGIN = PIPELINE["face_reader"]["face_margin"]  # the face quad grown about its centre
@@ -83,8 +83,7 @@ def face_quad(corners):
 def cut_faces(top_face, crops):
     """Each 64x64 crop's top face, found by the top-face net and warped flat to FACE x FACE as
     yz_cv_warp_quad does it."""
-    top_face.setInput(to_tensor(crops).numpy())
-    corners = top_face.forward().reshape(-1, 4, 2) * CROP
+    corners = run_exported(top_face, crops).reshape(-1, 4, 2) * CROP
     square = np.float32([[0, 0], [FACE, 0], [FACE, FACE], [0, FACE]])
     return [cv2.warpPerspective(c, cv2.getPerspectiveTransform(face_quad(q), square), (FACE, FACE),
                                 flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
@@ -127,9 +126,7 @@ def die_crops(scenes, rng, variants):
 def face_samples(scenes, top_face, rng, variants):
     """The faces, their labels, and the folder (set) each came from."""
     crops, labels, folders = die_crops(scenes, rng, variants)
-    faces = []
-    for start in range(0, len(crops), 256):
-        faces += cut_faces(top_face, crops[start:start + 256])
+    faces = cut_faces(top_face, crops)
     return np.stack(faces).astype(np.uint8), np.array(labels), np.array(folders)
 
 

@@ -589,6 +589,16 @@ def to_tensor(patches):
     return torch.from_numpy(np.stack([np.ascontiguousarray(p).transpose(2, 0, 1) for p in patches]).astype(np.float32) / 255.0)
 
 
+def run_exported(net, patches, batch=256):
+    """An exported net (cv2.dnn) over any number of patches, `batch` at a time: its outputs
+    stacked in their order."""
+    out = []
+    for start in range(0, len(patches), batch):
+        net.setInput(to_tensor(patches[start:start + batch]).numpy())
+        out.append(net.forward().copy())
+    return np.concatenate(out)
+
+
 def keep_readings(out, taught):
     """How far a reader's readings (logits) are from `taught`, another reader's probabilities for
     the same crops (their KL divergence)."""
