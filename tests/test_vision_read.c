@@ -1053,7 +1053,8 @@ static void hard_photos_are_read_as_a_person_would(void **state)
          * of its 2's pips lies: the face's twin across its centre shows what is cut off. */
         {"lawn/lawn_064.jpg", 5, 5, {5, 2, 2, 3, 5}, NULL},
         /* The frame's edge cuts through a die's top face: its pips may be out of frame. */
-        {"lawn/lawn_013.jpg", 5, 0, {0}, "die 5 (from the left) is cut off by the edge of the photo"},
+        {"lawn/lawn_013.jpg", 5, 0, {0},
+         "die 5 (from the left) is cut off by the edge of the photo"},
         /* Four dice: the fifth is out of the photo. */
         {"lawn/lawn_010.jpg", 5, 0, {0}, "found 4 dice, expected 5"},
         /* Six dice, a 4 half behind the 5, whose peak it was only a shoulder of: the look
