@@ -1043,29 +1043,32 @@ static void hard_photos_are_read_as_a_person_would(void **state)
         const char *photo;  /* under samples/ */
         int expect;         /* dice expected, 0: any number */
         int n_dice;         /* dice read; 0: refused */
-        int roll[5];        /* left to right */
         const char *reason; /* part of the refusal's reason */
+        int roll[5];        /* left to right */
     } golden[] = {
         /* Two touching dice, the front one found only weakly by the detector, both readers
          * sure of its 1. */
-        {"lawn/lawn_049.jpg", 5, 5, {3, 5, 3, 5, 1}, NULL},
+        {"lawn/lawn_049.jpg", 5, 5, NULL, {3, 5, 3, 5, 1}},
         /* The frame's bottom edge cuts off the lowest corner of a die's top face, where none
          * of its 2's pips lies: the face's twin across its centre shows what is cut off. */
-        {"lawn/lawn_064.jpg", 5, 5, {5, 2, 2, 3, 5}, NULL},
+        {"lawn/lawn_064.jpg", 5, 5, NULL, {5, 2, 2, 3, 5}},
         /* The frame's edge cuts through a die's top face: its pips may be out of frame. */
-        {"lawn/lawn_013.jpg", 5, 0, {0},
-         "die 5 (from the left) is cut off by the edge of the photo"},
+        {"lawn/lawn_013.jpg",
+         5,
+         0,
+         "die 5 (from the left) is cut off by the edge of the photo",
+         {0}},
         /* Four dice: the fifth is out of the photo. */
-        {"lawn/lawn_010.jpg", 5, 0, {0}, "found 4 dice, expected 5"},
+        {"lawn/lawn_010.jpg", 5, 0, "found 4 dice, expected 5", {0}},
         /* Six dice, a 4 half behind the 5, whose peak it was only a shoulder of: the look
          * taken where dice overlap finds it. */
-        {"lawn/lawn_072.jpg", 5, 0, {0}, "found 6 dice, expected 5"},
+        {"lawn/lawn_072.jpg", 5, 0, "found 6 dice, expected 5", {0}},
         /* White dice on a speckled procedural ground: the first look finds the four dice beside
          * many false peaks on the speckle, and one die's box holds a false peak. Stepping back
          * merged ground and dice into blobs that held those peaks, and the photo was read as one
          * die; the step back is taken only when the die-or-not net sees a die in such a blob.
          * The fifth die, its top hidden beyond the frame's top edge, shows only a sliver. */
-        {"world/world_000.jpg", 0, 4, {1, 6, 5, 5}, NULL},
+        {"world/world_000.jpg", 0, 4, NULL, {1, 6, 5, 5}},
     };
     char path[8192];
     for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {
@@ -1090,8 +1093,8 @@ static void hard_photos_are_read_as_a_person_would(void **state)
         assert_int_equal(result.n_dice, golden[i].n_dice);
         for (int d = 0; d < golden[i].n_dice; d++)
             if (result.roll[d] != golden[i].roll[d])
-                fail_msg("%s: die %d read %d, expected %d", golden[i].photo, d + 1,
-                         result.roll[d], golden[i].roll[d]);
+                fail_msg("%s: die %d read %d, expected %d", golden[i].photo, d + 1, result.roll[d],
+                         golden[i].roll[d]);
     }
 }
 
