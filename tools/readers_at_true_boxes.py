@@ -49,23 +49,23 @@ def main():
            for name in ("top_reader", "top_face", "face_reader", "die_or_not")}
     with open(root / "scenes.csv", newline="") as f:
         group = {row["file"]: row.get(column) or "lawn" for row in csv.DictReader(f)}
-    crops, labels, grounds = [], [], []
+    crops, labels, groups = [], [], []
     for name, image, dice, _, _ in load_set(root):
         for value, x, y, w, h, top in dice:
             if top:
                 crops.append(crop(image, x + w / 2, y + h / 2, max(w, h) * CROP_SCALE))
                 labels.append(value)
-                grounds.append(group[name.split("/")[-1]])
-    labels, grounds = np.array(labels), np.array(grounds)
+                groups.append(group[name.split("/")[-1]])
+    labels, groups = np.array(labels), np.array(groups)
     whole_die = (run(net["top_reader"], crops) + run(net["top_reader"], [c[:, ::-1] for c in crops])) / 2
     face = run(net["face_reader"], cut_faces(net["top_face"], crops))
     lawn = run(net["die_or_not"], crops)[:, 1] < 0.5
     outcomes = {"whole die": outcome(whole_die, labels), "face": outcome(face, labels),
                 "combined": outcome(combine(whole_die, face), labels)}
-    for ground in ["all"] + sorted(set(grounds)):
-        chosen = np.ones(len(labels), bool) if ground == "all" else grounds == ground
+    for value in ["all"] + sorted(set(groups)):
+        chosen = np.ones(len(labels), bool) if value == "all" else groups == value
         n = int(chosen.sum())
-        line = f"{ground:11s} {n:4d} dice, lawn to die-or-not {lawn[chosen].mean():5.1%}"
+        line = f"{value:11s} {n:4d} dice, lawn to die-or-not {lawn[chosen].mean():5.1%}"
         for reader, result in outcomes.items():
             counts = collections.Counter(result[chosen])
             line += f" | {reader}: " + " ".join(f"{k} {counts[k] / n:4.0%}"
