@@ -95,15 +95,13 @@ def main():
     started = time.time()
     train, val = tr.load_split(args.train)
 
-    net = tr.Reader()
+    start = args.init_from / ("die_or_not.onnx" if args.fine_tune else "top_reader.onnx")
+    net = tr.Reader(tr.exported_reader_width(start))  # as wide as the net it starts from
     if args.fine_tune:
-        net.classify = nn.Linear(96 * 4 * 4, 2)
-        tr.load_exported(net, args.init_from / "die_or_not.onnx", (1, 3, tr.CROP, tr.CROP),
-                         softmax=True)
-    else:
-        tr.load_exported(net, args.init_from / "top_reader.onnx", (1, 3, tr.CROP, tr.CROP),
-                         softmax=True)
-        net.classify = nn.Linear(96 * 4 * 4, 2)
+        net.classify = nn.Linear(net.classify.in_features, 2)
+    tr.load_exported(net, start, (1, 3, tr.CROP, tr.CROP), softmax=True)
+    if not args.fine_tune:
+        net.classify = nn.Linear(net.classify.in_features, 2)
     vx, vy = samples(val, np.random.default_rng(7), False)
     vx, vy = tr.to_tensor(vx), torch.tensor(vy)
     opt = torch.optim.Adam(net.parameters(), args.max_lr / 10, weight_decay=1e-4)

@@ -465,18 +465,72 @@ def train_detector(train, val, epochs, rng, net=None, max_lr=3e-3, colour_turn=0
 
 # ---- top reader ------------------------------------------------------------------------------
 
+READER_CHANNELS = (16, 32, 48, 64, 96)  # a Reader of width 1, as the committed one is
+
+
 class Reader(nn.Module):
-    def __init__(self):
+    def __init__(self, width=1.0):
         super().__init__()
-        self.features = nn.Sequential(block(3, 16), nn.MaxPool2d(2),     # 32
-                                      block(16, 32), nn.MaxPool2d(2),    # 16
-                                      block(32, 48), block(48, 48), nn.MaxPool2d(2),  # 8
-                                      block(48, 64), block(64, 64), nn.MaxPool2d(2),  # 4
-                                      block(64, 96))
-        self.classify = nn.Linear(96 * 4 * 4, 7)
+        c1, c2, c3, c4, c5 = (round(c * width) for c in READER_CHANNELS)
+        self.features = nn.Sequential(block(3, c1), nn.MaxPool2d(2),     # 32
+                                      block(c1, c2), nn.MaxPool2d(2),    # 16
+                                      block(c2, c3), block(c3, c3), nn.MaxPool2d(2),  # 8
+                                      block(c3, c4), block(c4, c4), nn.MaxPool2d(2),  # 4
+                                      block(c4, c5))
+        self.classify = nn.Linear(c5 * 4 * 4, 7)
 
     def forward(self, x):
         return self.classify(torch.flatten(self.features(x), 1))
+
+
+def exported_reader_width(path):
+    """The width of the Reader exported at path: its first convolution's channels over 16."""
+    import onnx  # as in load_exported
+    model = onnx.load(str(path))
+    tensors = {t.name: t for t in model.graph.initializer}
+    first = next(n for n in model.graph.node if n.op_type == "Conv")
+    return tensors[first.input[1]].dims[0] / READER_CHANNELS[0]
+
+
+def widen_reader(narrow, width, rng, noise=0.01):
+    """A Reader `width` wide that computes what `narrow` (started from an exported file,
+    load_exported) does, to fine-tune with more room (Net2Net's widening): each new channel
+    copies one of the layer's channels, and the layer after reads each copied channel's share
+    divided among its copies. The copies get a little noise (`noise` times the layer's weights'
+    spread), so that training can tell them apart."""
+    wide = Reader(width)
+    inputs = torch.arange(3)  # which narrow channel each wide input channel copies
+    with torch.no_grad():
+        for old, new in zip(narrow.features, wide.features):
+            if not isinstance(old, nn.Sequential):  # a pooling
+                continue
+            (old_conv, old_norm), (new_conv, new_norm) = old[:2], new[:2]
+            extra = new_conv.out_channels - old_conv.out_channels
+            outputs = torch.cat([torch.arange(old_conv.out_channels),
+                                 torch.from_numpy(rng.integers(0, old_conv.out_channels, extra))])
+            copies = torch.bincount(inputs)[inputs]
+            weight = old_conv.weight[outputs][:, inputs] / copies[None, :, None, None]
+            weight[old_conv.out_channels:] += noise * old_conv.weight.std() * torch.randn_like(
+                weight[old_conv.out_channels:])
+            new_conv.weight.copy_(weight)
+            for name in ("weight", "bias", "running_mean", "running_var"):
+                getattr(new_norm, name).copy_(getattr(old_norm, name)[outputs])
+            inputs = outputs
+        # The features are flattened channel by channel, 4x4 cells each.
+        cells = narrow.classify.in_features // narrow.features[-1][0].out_channels
+        columns = (inputs[:, None] * cells + torch.arange(cells)).reshape(-1)
+        copies = torch.bincount(inputs)[inputs].repeat_interleave(cells)
+        wide.classify.weight.copy_(narrow.classify.weight[:, columns] / copies)
+        wide.classify.bias.copy_(narrow.classify.bias)
+    wide.frozen_norms = getattr(narrow, "frozen_norms", False)
+    wide.eval()
+    probe = torch.from_numpy(np.random.default_rng(3).uniform(0, 1, (8, 3, CROP, CROP)).astype(
+        np.float32))
+    error = (torch.softmax(wide(probe), 1) - torch.softmax(narrow(probe), 1)).abs().max().item()
+    assert error < 1e-3, f"the widened reader differs from the narrow one by {error}"
+    print(f"reader widened {width}x: its readings differ from the narrow one's by {error:.1e}",
+          flush=True)
+    return wide
 
 
 class ReaderExport(nn.Module):
@@ -796,6 +850,9 @@ def main():
                              "render_scenes.py --masks); with --only reader, any value above 0 "
                              "adds one pasted picture per such render; the committed nets were "
                              "trained with 0")
+    parser.add_argument("--reader-width", type=float, default=1.0,
+                        help="the whole-die reader's channels times this (Reader); with "
+                             "--init-from a narrower one, it is widened to it (widen_reader)")
     parser.add_argument("--cache", type=pathlib.Path, default=pathlib.Path("/tmp/yz-train-nets"),
                         help="where the torch weights are kept between runs")
     args = parser.parse_args()
@@ -824,10 +881,20 @@ def main():
             load_exported(det, det_file, (1, 3, DET_SIDE, DET_SIDE))
         if args.keep_sets:
             teacher = load_detector(args.teacher or det_file)
-        load_exported(reader, args.init_from / "top_reader.onnx", (1, 3, CROP, CROP), softmax=True)
+        reader_file = args.init_from / "top_reader.onnx"
+        file_width = exported_reader_width(reader_file)
+        if file_width != 1:
+            reader = Reader(file_width)
+        load_exported(reader, reader_file, (1, 3, CROP, CROP), softmax=True)
+        if args.reader_width < file_width:
+            parser.error(f"--reader-width {args.reader_width}: {reader_file} is {file_width} wide")
+        if args.reader_width > file_width:
+            reader = widen_reader(reader, args.reader_width, np.random.default_rng(11))
         if args.keep_sets and args.only in (None, "reader"):
-            reader_teacher = load_exported(Reader(), args.init_from / "top_reader.onnx",
-                                           (1, 3, CROP, CROP), softmax=True)
+            reader_teacher = load_exported(Reader(file_width), reader_file, (1, 3, CROP, CROP),
+                                           softmax=True)
+    elif args.reader_width != 1:
+        reader = Reader(args.reader_width)
     if args.paste and args.only == "reader":
         # The reader learns from crops cut once an epoch: a fixed set of pasted pictures, one
         # for each render with masks, beside the rest.
