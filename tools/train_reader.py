@@ -88,6 +88,7 @@ and python3-onnx for --init-from.
 import argparse
 import csv
 import collections
+import copy
 import json
 import os
 import pathlib
@@ -886,13 +887,12 @@ def main():
         if file_width != 1:
             reader = Reader(file_width)
         load_exported(reader, reader_file, (1, 3, CROP, CROP), softmax=True)
+        if args.keep_sets and args.only in (None, "reader"):
+            reader_teacher = copy.deepcopy(reader)  # the file's readings, before any widening
         if args.reader_width < file_width:
             parser.error(f"--reader-width {args.reader_width}: {reader_file} is {file_width} wide")
         if args.reader_width > file_width:
             reader = widen_reader(reader, args.reader_width, np.random.default_rng(11))
-        if args.keep_sets and args.only in (None, "reader"):
-            reader_teacher = load_exported(Reader(file_width), reader_file, (1, 3, CROP, CROP),
-                                           softmax=True)
     elif args.reader_width != 1:
         reader = Reader(args.reader_width)
     if args.paste and args.only == "reader":
