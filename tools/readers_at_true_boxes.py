@@ -1,16 +1,19 @@
 #!/usr/bin/python3
-"""How the readers do when the detector is perfect: every die of a render folder whose top face
-shows, cut at its true box as vision/read.c cuts a detected one, read by the whole-die reader
-(with its mirror image), the face reader (on the face the top-face net finds) and both combined
-as yz_vision_combine_readers does; and the share of those dice the die-or-not net calls lawn.
-It tells the readers' part of what `yardzee eval` reports from the detector's part.
+"""How the readers do when the detector is perfect: every die of a render folder (or of a shared
+photo set's unseen part) whose top face shows, cut at its true box as vision/read.c cuts a
+detected one, read by the whole-die reader (with its mirror image), the face reader (on the face
+the top-face net finds) and both combined as yz_vision_combine_readers does; and the share of
+those dice the die-or-not net calls lawn. It tells the readers' part of what `yardzee eval`
+reports from the detector's part.
 
   usage: tools/readers_at_true_boxes.py DIR [MODELS_DIR] [COLUMN]  # DIR: truth.csv, scenes.csv
+         tools/readers_at_true_boxes.py ../shared/data/SET [MODELS_DIR]  # its unseen part only
 
-Per ground (or per value of another scenes.csv COLUMN: die_material, light, ...), each reader's
-dice: RS read right and sure (>= 0.9, the reader's min_confidence), ru right but unsure, zero "no
-top face", wu wrong and unsure, WS wrong and sure. Needs python3-opencv, python3-numpy and
-python3-torch (for train_reader.py's crops).
+Per ground (or per value of another scenes.csv COLUMN: die_material, light, ...; a shared set's
+unseen part is one group: tools/eval_shared.sh's photos, and those of over 32 dice it leaves
+out), each reader's dice: RS read right and sure (>= 0.9, the reader's min_confidence), ru
+right but unsure, zero "no top face", wu wrong and unsure, WS wrong and sure. Needs
+python3-opencv, python3-numpy and python3-torch (for train_reader.py's crops).
 """
 import collections
 import csv
@@ -47,15 +50,19 @@ def main():
     column = sys.argv[3] if len(sys.argv) > 3 else "surface"
     net = {name: cv2.dnn.readNetFromONNX(str(models / f"{name}.onnx"))
            for name in ("top_reader", "top_face", "face_reader", "die_or_not")}
-    with open(root / "scenes.csv", newline="") as f:
-        group = {row["file"]: row.get(column) or "lawn" for row in csv.DictReader(f)}
+    shared = (root / "labels.csv").exists()
+    if not shared:
+        with open(root / "scenes.csv", newline="") as f:
+            group = {row["file"]: row.get(column) or "lawn" for row in csv.DictReader(f)}
     crops, labels, groups = [], [], []
-    for name, image, dice, _, _ in load_set(root):
+    for name, image, dice, held_out, _ in load_set(root):
+        if shared and not held_out:
+            continue  # the nets trained on it
         for value, x, y, w, h, top in dice:
             if top:
                 crops.append(crop(image, x + w / 2, y + h / 2, max(w, h) * CROP_SCALE))
                 labels.append(value)
-                groups.append(group[name.split("/")[-1]])
+                groups.append(root.name if shared else group[name.split("/")[-1]])
     labels, groups = np.array(labels), np.array(groups)
     whole_die = (run(net["top_reader"], crops) + run(net["top_reader"], [c[:, ::-1] for c in crops])) / 2
     face = run(net["face_reader"], cut_faces(net["top_face"], crops))
