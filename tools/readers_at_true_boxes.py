@@ -25,7 +25,8 @@ import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from train_face_reader import cut_faces  # noqa: E402
-from train_reader import CROP_SCALE, crop, load_set, run_exported as run  # noqa: E402
+from train_reader import (CROP_SCALE, crop, is_shared_set, load_set,  # noqa: E402
+                          run_exported as run)
 
 SURE = 0.9  # vision/tuning.c's min_confidence
 
@@ -50,7 +51,7 @@ def main():
     column = sys.argv[3] if len(sys.argv) > 3 else "surface"
     net = {name: cv2.dnn.readNetFromONNX(str(models / f"{name}.onnx"))
            for name in ("top_reader", "top_face", "face_reader", "die_or_not")}
-    shared = (root / "labels.csv").exists()
+    shared = is_shared_set(root)
     if not shared:
         with open(root / "scenes.csv", newline="") as f:
             group = {row["file"]: row.get(column) or "lawn" for row in csv.DictReader(f)}

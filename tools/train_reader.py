@@ -133,6 +133,11 @@ def held_out(name, index, shared):
     return int(name.split("_")[-1].split(".")[0]) % 7 == 6
 
 
+def is_shared_set(root):
+    """Whether root is a shared photo set (labels.csv and images/), not a render folder."""
+    return (root / "labels.csv").exists()
+
+
 def load_set(root):
     """[(name, RGB image, [(value, x, y, w, h, top_visible)], held_out, [false detections
     (x, y, w, h)])] of one set: a render
@@ -141,7 +146,7 @@ def load_set(root):
     (labels.csv and images/; a set with its own splits.csv trains on its "train" split only).
     The false detections come from tools/mine_negatives.sh: DIR/negatives.csv for a render
     folder, $YZ_NEGATIVES/<set>.csv for a shared set."""
-    shared = (root / "labels.csv").exists()
+    shared = is_shared_set(root)
     rows = collections.defaultdict(list)
     with open(root / ("labels.csv" if shared else "truth.csv"), newline="") as f:
         for row in csv.DictReader(f):
@@ -884,13 +889,13 @@ def main():
             teacher = load_detector(args.teacher or det_file)
         reader_file = args.init_from / "top_reader.onnx"
         file_width = exported_reader_width(reader_file)
+        if args.reader_width < file_width:
+            parser.error(f"--reader-width {args.reader_width}: {reader_file} is {file_width} wide")
         if file_width != 1:
             reader = Reader(file_width)
         load_exported(reader, reader_file, (1, 3, CROP, CROP), softmax=True)
         if args.keep_sets and args.only in (None, "reader"):
             reader_teacher = copy.deepcopy(reader)  # the file's readings, before any widening
-        if args.reader_width < file_width:
-            parser.error(f"--reader-width {args.reader_width}: {reader_file} is {file_width} wide")
         if args.reader_width > file_width:
             reader = widen_reader(reader, args.reader_width, np.random.default_rng(11))
     elif args.reader_width != 1:
