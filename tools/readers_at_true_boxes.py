@@ -8,6 +8,10 @@ reports from the detector's part.
 
   usage: tools/readers_at_true_boxes.py DIR [MODELS_DIR] [COLUMN]  # DIR: truth.csv, scenes.csv
          tools/readers_at_true_boxes.py ../shared/data/SET [MODELS_DIR]  # its unseen part only
+         tools/readers_at_true_boxes.py ../shared/data/SET [MODELS_DIR] --trained  # the rest
+
+--trained reads the part of a shared set the nets trained on instead: read no better there than
+on the unseen part, the readers underfit the set rather than fail to generalise from it.
 
 Per ground (or per value of another scenes.csv COLUMN: die_material, light, ...; a shared set's
 unseen part is one group: tools/eval_shared.sh's photos, and those of over 32 dice it leaves
@@ -45,10 +49,12 @@ def outcome(p, labels):
 
 
 def main():
-    root = pathlib.Path(sys.argv[1])
-    models = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else \
+    args = [arg for arg in sys.argv[1:] if arg != "--trained"]
+    trained_part = len(args) < len(sys.argv) - 1
+    root = pathlib.Path(args[0])
+    models = pathlib.Path(args[1]) if len(args) > 1 else \
         pathlib.Path(__file__).resolve().parent.parent / "models"
-    column = sys.argv[3] if len(sys.argv) > 3 else "surface"
+    column = args[2] if len(args) > 2 else "surface"
     net = {name: cv2.dnn.readNetFromONNX(str(models / f"{name}.onnx"))
            for name in ("top_reader", "top_face", "face_reader", "die_or_not")}
     shared = is_shared_set(root)
@@ -57,8 +63,8 @@ def main():
             group = {row["file"]: row.get(column) or "lawn" for row in csv.DictReader(f)}
     crops, labels, groups = [], [], []
     for name, image, dice, held_out, _ in load_set(root):
-        if shared and not held_out:
-            continue  # the nets trained on it
+        if shared and held_out == trained_part:
+            continue  # not the part asked for
         for value, x, y, w, h, top in dice:
             if top:
                 crops.append(crop(image, x + w / 2, y + h / 2, max(w, h) * CROP_SCALE))
