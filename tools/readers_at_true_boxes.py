@@ -49,8 +49,8 @@ def outcome(p, labels):
 
 
 def main():
+    trained_part = "--trained" in sys.argv[1:]
     args = [arg for arg in sys.argv[1:] if arg != "--trained"]
-    trained_part = len(args) < len(sys.argv) - 1
     root = pathlib.Path(args[0])
     models = pathlib.Path(args[1]) if len(args) > 1 else \
         pathlib.Path(__file__).resolve().parent.parent / "models"
