@@ -8,11 +8,13 @@
 #   --expect truth  each photo's true number of dice given, as a player says how many were
 #                   thrown: photos entirely right, and no wrong roll reported ok, not one
 #                   (exit 5 otherwise).
-# usage: [SETS="byler-d6 ..."] tools/eval_shared.sh [EVAL_OPTIONS...]   (e.g. --json)
+# usage: [DATA=ROOT] [SETS="byler-d6 ..."] tools/eval_shared.sh [EVAL_OPTIONS...]   (e.g. --json)
+# DATA reads the sets from another root than ../shared/data, e.g. epanemu-dice with its stretch
+# to 640x640 undone (tools/unstretch_set.py): DATA=/tmp/unstretched SETS=epanemu-dice.
 # Exit: 0, 77 when ../shared/data is not there, else the first failing yardzee eval's code.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-data="../shared/data"
+data="${DATA:-../shared/data}"
 yardzee="${YARDZEE:-build/yardzee}"
 if [ ! -d "$data" ]; then
     echo "skipped: no $data (the shared photo sets are not part of the repo)"

@@ -53,8 +53,8 @@ import torch.nn as nn
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from train_reader import (CROP, CROP_SCALE, NO_ERROR, PIPELINE, ReaderExport,  # noqa: E402
                           augment_crop, block, crop, detector_error, export, half_die_negative,
-                          lawn_negative, load_exported, load_split, reading_loss, run_exported,
-                          seeded, taught_target, to_tensor, train_epoch)
+                          lawn_negative, load_exported, load_split, reading_loss, revive_norms,
+                          run_exported, seeded, taught_target, to_tensor, train_epoch)
 
 FACE = PIPELINE["face_reader"]["face"]  # face crop side (models/pipeline.json)
 FACE_MARGIN = PIPELINE["face_reader"]["face_margin"]  # the face quad grown about its centre
@@ -188,6 +188,9 @@ def main():
                              "--init-from face reader's readings (keep_readings)")
     parser.add_argument("--keep-weight", type=float, default=1.0,
                         help="fine-tune: keep_readings' weight beside the face reader's own loss")
+    parser.add_argument("--live-norms", action="store_true",
+                        help="fine-tune: the BatchNorms learn again (train_reader.revive_norms) "
+                             "instead of staying folded into the convolutions")
     args = parser.parse_args()
     if args.keep_sets and not args.init_from:
         parser.error("--keep-sets keeps the --init-from face reader's readings: name it")
@@ -211,6 +214,8 @@ def main():
             teacher = committed()
             kept = np.isin(folders, args.keep_sets.split(","))
             print(f"{int(kept.sum())} of the training faces keep its readings", flush=True)
+        if args.live_norms:  # statistics from 8000 of the training faces
+            revive_norms(net, to_tensor(xs[np.random.default_rng(5).permutation(len(xs))[:8000]]))
     net = train(xs, ys, vx, vy, args.epochs, rng, net, args.max_lr, args.colour_turn,
                 teacher, kept, args.keep_weight)
     args.out.mkdir(exist_ok=True)

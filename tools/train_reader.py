@@ -791,6 +791,41 @@ def load_exported(net, path, shape, softmax=False):
     return net
 
 
+def revive_norms(net, crops):
+    """Gives a net started from an exported file (load_exported) live BatchNorms again, without
+    changing what it computes: each BatchNorm takes the mean and variance of its convolution's
+    outputs over `crops` (a tensor of the training crops, as the net reads them) as its running
+    statistics, and a scale and shift that undo them, so that in eval mode it reads exactly as
+    the file does and in training it renormalises each batch as a net trained from scratch does
+    (--live-norms; READER_HISTORY.md's twenty-first try)."""
+    outputs, hooks = {}, []
+    pairs = [(m[0], m[1]) for m in net.modules()
+             if isinstance(m, nn.Sequential) and len(m) >= 2
+             and isinstance(m[0], nn.Conv2d) and isinstance(m[1], nn.BatchNorm2d)]
+    for conv, _ in pairs:
+        hooks.append(conv.register_forward_hook(
+            lambda module, _inputs, out: outputs.setdefault(module, []).append(out.detach())))
+    net.eval()
+    with torch.no_grad():
+        before = torch.cat([net(crops[i:i + 256]) for i in range(0, len(crops), 256)])
+    for hook in hooks:
+        hook.remove()
+    with torch.no_grad():
+        for conv, norm in pairs:
+            out = torch.cat(outputs[conv]).transpose(0, 1).flatten(1)
+            mean, var = out.mean(1), out.var(1)
+            norm.running_mean.copy_(mean)
+            norm.running_var.copy_(var)
+            norm.weight.copy_(torch.sqrt(var + norm.eps))
+            norm.bias.add_(mean)
+        after = torch.cat([net(crops[i:i + 256]) for i in range(0, len(crops), 256)])
+    error = (after - before).abs().max().item()
+    assert error < 1e-2, f"reviving the BatchNorms changed the net's outputs by {error}"
+    net.frozen_norms = False
+    print(f"{len(pairs)} BatchNorms live again (outputs unchanged to {error:.1e})", flush=True)
+    return net
+
+
 def export(net, shape, path):
     net.eval()
     torch.onnx.export(net, torch.zeros(shape), str(path), opset_version=11,
@@ -859,6 +894,9 @@ def main():
     parser.add_argument("--reader-width", type=float, default=1.0,
                         help="the whole-die reader's channels times this (Reader); with "
                              "--init-from a narrower one, it is widened to it (widen_reader)")
+    parser.add_argument("--live-norms", action="store_true",
+                        help="fine-tune: the whole-die reader's BatchNorms learn again "
+                             "(revive_norms) instead of staying folded into its convolutions")
     parser.add_argument("--cache", type=pathlib.Path, default=pathlib.Path("/tmp/yz-train-nets"),
                         help="where the torch weights are kept between runs")
     args = parser.parse_args()
@@ -898,6 +936,10 @@ def main():
             reader_teacher = copy.deepcopy(reader)  # the file's readings, before any widening
         if args.reader_width > file_width:
             reader = widen_reader(reader, args.reader_width, np.random.default_rng(11))
+        if args.live_norms:  # statistics from unaugmented crops of 400 training scenes
+            some = np.random.default_rng(5).permutation(len(train))[:400]
+            revive_norms(reader, to_tensor(reader_samples([train[i] for i in some],
+                                                          np.random.default_rng(5), False)[0]))
     elif args.reader_width != 1:
         reader = Reader(args.reader_width)
     if args.paste and args.only == "reader":
