@@ -814,10 +814,11 @@ def revive_norms(net, crops):
         for conv, norm in pairs:
             out = torch.cat(outputs[conv]).transpose(0, 1).flatten(1)
             mean, var = out.mean(1), out.var(1)
+            gain = norm.weight / torch.sqrt(norm.running_var + norm.eps)  # what eval mode does
+            norm.bias.add_((mean - norm.running_mean) * gain)
+            norm.weight.copy_(gain * torch.sqrt(var + norm.eps))
             norm.running_mean.copy_(mean)
             norm.running_var.copy_(var)
-            norm.weight.copy_(torch.sqrt(var + norm.eps))
-            norm.bias.add_(mean)
         after = torch.cat([net(crops[i:i + 256]) for i in range(0, len(crops), 256)])
     error = (after - before).abs().max().item()
     assert error < 1e-2, f"reviving the BatchNorms changed the net's outputs by {error}"
