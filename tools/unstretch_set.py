@@ -40,7 +40,8 @@ def stretch_of(boxes):
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
-    source, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]) / pathlib.Path(sys.argv[1]).name
+    source = pathlib.Path(sys.argv[1])
+    out = pathlib.Path(sys.argv[2]) / source.name
     if not (source / "labels.csv").exists():
         sys.exit(f"unstretch_set: {source}: no labels.csv (a shared photo set has labels.csv and images/)")
     rows = collections.defaultdict(list)
