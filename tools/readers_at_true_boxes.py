@@ -7,7 +7,7 @@ those dice the die-or-not net calls lawn. It tells the readers' part of what `ya
 reports from the detector's part.
 
   usage: tools/readers_at_true_boxes.py DIR [MODELS_DIR] [COLUMN]  # DIR: truth.csv, scenes.csv
-         tools/readers_at_true_boxes.py ../shared/data/SET [MODELS_DIR]  # its unseen part only
+         tools/readers_at_true_boxes.py ../shared/data/SET [MODELS_DIR] [size]  # unseen part only
          tools/readers_at_true_boxes.py ../shared/data/SET [MODELS_DIR] --trained  # the rest
 
 --trained reads the part of a shared set the nets trained on instead: read no better there than
@@ -15,7 +15,8 @@ on the unseen part, the readers underfit the set rather than fail to generalise 
 
 Per ground (or per value of another scenes.csv COLUMN: die_material, light, ...; a shared set's
 unseen part is one group: tools/eval_shared.sh's photos, and those of over 32 dice it leaves
-out), each reader's dice: RS read right and sure (>= 0.9, the reader's min_confidence), ru
+out; COLUMN `size` groups any set's dice by their long side in load_set's pixels), each
+reader's dice: RS read right and sure (>= 0.9, the reader's min_confidence), ru
 right but unsure, zero "no top face", wu wrong and unsure, WS wrong and sure. Needs
 python3-opencv, python3-numpy and python3-torch (for train_reader.py's crops).
 """
@@ -33,6 +34,12 @@ from train_reader import (CROP_SCALE, crop, is_shared_set, load_set,  # noqa: E4
                           run_exported as run)
 
 SURE = 0.9  # vision/tuning.c's min_confidence
+SIZES = (24, 32, 48, 64, 96)  # COLUMN size: the groups' upper bounds (px), the last open
+
+
+def size_group(side):
+    """The die's group by its long side: "<24 px", ..., ">=96 px" (in order sorted as text)."""
+    return next((f"<{bound} px" for bound in SIZES if side < bound), f">={SIZES[-1]} px")
 
 
 def combine(whole_die, face):
@@ -58,7 +65,7 @@ def main():
     net = {name: cv2.dnn.readNetFromONNX(str(models / f"{name}.onnx"))
            for name in ("top_reader", "top_face", "face_reader", "die_or_not")}
     shared = is_shared_set(root)
-    if not shared:
+    if not shared and column != "size":
         with open(root / "scenes.csv", newline="") as f:
             group = {row["file"]: row.get(column) or "lawn" for row in csv.DictReader(f)}
     crops, labels, groups = [], [], []
@@ -69,7 +76,8 @@ def main():
             if top:
                 crops.append(crop(image, x + w / 2, y + h / 2, max(w, h) * CROP_SCALE))
                 labels.append(value)
-                groups.append(root.name if shared else group[name.split("/")[-1]])
+                groups.append(size_group(max(w, h)) if column == "size" else
+                              root.name if shared else group[name.split("/")[-1]])
     labels, groups = np.array(labels), np.array(groups)
     whole_die = (run(net["top_reader"], crops) + run(net["top_reader"], [c[:, ::-1] for c in crops])) / 2
     face = run(net["face_reader"], cut_faces(net["top_face"], crops))
