@@ -19,14 +19,14 @@ python3-numpy. What the readers and the pipeline do on it is in tools/READER_HIS
 twenty-first try).
 """
 import collections
-import csv
 import math
 import pathlib
-import shutil
 import sys
 
 import cv2
 import numpy as np
+
+from set_copy import copy_set
 
 FRAME_RATIOS = (9 / 16, 3 / 4, 1.0, 4 / 3, 16 / 9)  # how much wider than tall a die was made
 
@@ -44,33 +44,17 @@ def main():
     out = pathlib.Path(sys.argv[2]) / source.name
     if not (source / "labels.csv").exists():
         sys.exit(f"unstretch_set: {source}: no labels.csv (a shared photo set has labels.csv and images/)")
-    rows = collections.defaultdict(list)
-    with open(source / "labels.csv", newline="") as f:
-        for row in csv.DictReader(f):
-            rows[row["file"]].append(row)
-    (out / "images").mkdir(parents=True, exist_ok=True)
-    written, stretches = [], collections.Counter()
-    for name, dice in sorted(rows.items()):
-        image = cv2.imread(str(source / "images" / name))
-        if image is None:
-            print(f"unstretch_set: {source / 'images' / name}: cannot be read, left out", file=sys.stderr)
-            continue
-        ratio = stretch_of([(float(d["w"]), float(d["h"])) for d in dice])
+    stretches = collections.Counter()
+
+    def unstretch(image, boxes):
+        ratio = stretch_of([(w, h) for _, _, w, h in boxes])
         stretches[ratio] += 1
         sx, sy = (1 / ratio, 1.0) if ratio < 1 else (1.0, ratio)  # enlarge the squeezed axis
         h, w = image.shape[:2]
         image = cv2.resize(image, (round(w * sx), round(h * sy)), interpolation=cv2.INTER_CUBIC)
-        cv2.imwrite(str(out / "images" / name), image, [cv2.IMWRITE_JPEG_QUALITY, 95])
-        for d in dice:
-            written.append({"file": name, "value": d["value"],
-                            "x": round(float(d["x"]) * sx), "y": round(float(d["y"]) * sy),
-                            "w": round(float(d["w"]) * sx), "h": round(float(d["h"]) * sy)})
-    with open(out / "labels.csv", "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=["file", "value", "x", "y", "w", "h"])
-        writer.writeheader()
-        writer.writerows(written)
-    if (source / "splits.csv").exists():
-        shutil.copy(source / "splits.csv", out / "splits.csv")
+        return image, [(x * sx, y * sy, bw * sx, bh * sy) for x, y, bw, bh in boxes]
+
+    copy_set(source, out, unstretch, 95, "unstretch_set")
     print(f"{out}: {sum(stretches.values())} photos; stretched by " + ", ".join(
         f"{ratio:.2f}: {count}" for ratio, count in sorted(stretches.items())))
 
