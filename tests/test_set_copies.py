@@ -8,8 +8,9 @@ folder without labels.csv is refused with its name.
 
 tools/jitter_set.py, on a render folder (truth.csv, scenes.csv with a picture of no dice) and a
 shared photo set (labels.csv, images/, splits.csv): --shift 3 cuts three columns off every photo
-and moves every box three pixels left, a box at the edge losing its cut part; every picture and
-the other columns are kept; a folder of neither kind is refused with its name.
+and moves every box three pixels left, a box at the edge losing its cut part and one cut off
+whole its row; every picture and the other columns are kept; a folder of neither kind is
+refused with its name.
 
   tests/test_set_copies.py   # exits 77 (skipped) without python3-opencv and python3-numpy
 """
@@ -27,7 +28,8 @@ except ImportError:
     sys.exit(77)
 
 TOOLS = pathlib.Path(__file__).resolve().parent.parent / "tools"
-BOXES = [(0, 50, 40, 40), (100, 60, 50, 50)]  # jitter_set's photos: the first at the left edge
+# jitter_set's photos: the first at the left edge, the last gone with --shift 3
+BOXES = [(0, 50, 40, 40), (100, 60, 50, 50), (0, 10, 3, 3)]
 
 
 def run_tool(tool, *args):

@@ -10,11 +10,12 @@ and a detector's apparent gain of six w5 photos shrink to two, averaged over thr
 
   usage: tools/jitter_set.py SET OUT [--shift N] [--quality Q]   # SET: a render folder or a
                                                                  # shared photo set; OUT: its copy
-  e.g.   tools/jitter_set.py samples/lawn /tmp/lawn_q92 --quality 92
-         tools/jitter_set.py samples/lawn /tmp/lawn_shift1 --shift 1 --quality 92
+  e.g.   tools/jitter_set.py samples/lawn /tmp/lawn_resaved
+         tools/jitter_set.py samples/lawn /tmp/lawn_shift1 --shift 1
          yardzee eval --truth /tmp/lawn_shift1/truth.csv /tmp/lawn_shift1
 
-A box the cut reaches loses the part cut off. Needs python3-opencv.
+A box the cut reaches loses the part cut off; a die cut off whole loses its row. Needs
+python3-opencv.
 """
 import argparse
 import pathlib
@@ -36,8 +37,8 @@ def main():
     def shift(image, boxes):
         if args.shift >= image.shape[1]:
             parser.error(f"--shift {args.shift}: a photo is only {image.shape[1]} px wide")
-        cut = [(max(x - args.shift, 0), y, w - max(args.shift - x, 0), h) for x, y, w, h in boxes]
-        return image[:, args.shift:], cut
+        moved = [(max(x - args.shift, 0), y, w - max(args.shift - x, 0), h) for x, y, w, h in boxes]
+        return image[:, args.shift:], [box if box[2] >= 1 else None for box in moved]
 
     count = copy_set(args.set, args.out, shift, args.quality, "jitter_set")
     print(f"{args.out}: {count} photos, {args.shift} px cut off the left, JPEG quality {args.quality}")

@@ -16,7 +16,8 @@ import cv2
 
 def copy_set(source, out, change, quality, tool):
     """Writes source's photos to out, each as change(image, boxes) returns it: (image, boxes),
-    boxes [(x, y, w, h)] in the photo's rows' order. JPEGs at `quality`. A photo that cannot be
+    boxes [(x, y, w, h)] in the photo's rows' order, None for a die no longer in the photo (its
+    row is left out). JPEGs at `quality`. A photo that cannot be
     read is left out with a line naming it (tool: whose line). Returns how many were written."""
     source, out = pathlib.Path(source), pathlib.Path(out)
     shared = (source / "labels.csv").exists()
@@ -46,7 +47,8 @@ def copy_set(source, out, change, quality, tool):
         cv2.imwrite(str(photos_out / name), image, [cv2.IMWRITE_JPEG_QUALITY, quality])
         kept += 1
         for d, box in zip(dice, boxes):
-            written.append({**d, **{k: round(v) for k, v in zip("xywh", box)}})
+            if box is not None:
+                written.append({**d, **{k: round(v) for k, v in zip("xywh", box)}})
     with open(out / labels, "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")
         writer.writeheader()
