@@ -745,6 +745,17 @@ def train_mode(net):
                 module.eval()
 
 
+def layers_and_norms(net):
+    """net's convolutions and linear layers in order, and {layer: the BatchNorm right after it}."""
+    layers, norm_of = [], {}
+    for module in net.modules():
+        if isinstance(module, (nn.Conv2d, nn.Linear)):
+            layers.append(module)
+        elif isinstance(module, nn.BatchNorm2d):
+            norm_of[layers[-1]] = module
+    return layers, norm_of
+
+
 def load_exported(net, path, shape, softmax=False):
     """Starts net from its committed ONNX file, to fine-tune it (--init-from). The export folded
     each BatchNorm into the convolution before it, so each convolution takes the folded weight
@@ -756,12 +767,7 @@ def load_exported(net, path, shape, softmax=False):
     model = onnx.load(str(path))
     tensors = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
     nodes = [n for n in model.graph.node if n.op_type in ("Conv", "Gemm")]
-    layers, norm_of = [], {}
-    for module in net.modules():
-        if isinstance(module, (nn.Conv2d, nn.Linear)):
-            layers.append(module)
-        elif isinstance(module, nn.BatchNorm2d):
-            norm_of[layers[-1]] = module
+    layers, norm_of = layers_and_norms(net)
     assert len(layers) == len(nodes), f"{path}: {len(nodes)} layers, the net has {len(layers)}"
     with torch.no_grad():
         for layer, node in zip(layers, nodes):
@@ -799,15 +805,17 @@ def revive_norms(net, crops):
     the file does and in training it renormalises each batch as a net trained from scratch does
     (--live-norms; READER_HISTORY.md's twenty-first try)."""
     outputs, hooks = {}, []
-    pairs = [(m[0], m[1]) for m in net.modules()
-             if isinstance(m, nn.Sequential) and len(m) >= 2
-             and isinstance(m[0], nn.Conv2d) and isinstance(m[1], nn.BatchNorm2d)]
+    pairs = layers_and_norms(net)[1].items()
     for conv, _ in pairs:
         hooks.append(conv.register_forward_hook(
             lambda module, _inputs, out: outputs.setdefault(module, []).append(out.detach())))
+
+    def read_all():
+        return torch.cat([net(crops[i:i + 256]) for i in range(0, len(crops), 256)])
+
     net.eval()
     with torch.no_grad():
-        before = torch.cat([net(crops[i:i + 256]) for i in range(0, len(crops), 256)])
+        before = read_all()
     for hook in hooks:
         hook.remove()
     with torch.no_grad():
@@ -819,7 +827,7 @@ def revive_norms(net, crops):
             norm.weight.copy_(gain * torch.sqrt(var + norm.eps))
             norm.running_mean.copy_(mean)
             norm.running_var.copy_(var)
-        after = torch.cat([net(crops[i:i + 256]) for i in range(0, len(crops), 256)])
+        after = read_all()
     error = (after - before).abs().max().item()
     assert error < 1e-2, f"reviving the BatchNorms changed the net's outputs by {error}"
     net.frozen_norms = False
