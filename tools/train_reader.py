@@ -77,10 +77,15 @@ renders (READER_HISTORY.md's ft10, its command there), which scores only where t
 no die. With the lawn detector in /tmp/lawn.onnx (`git show c97d710:models/dice_detector.onnx`)
 and the fine-tuned one in /tmp/ft10:
 
-  /usr/bin/python3 tools/train_reader.py --join /tmp/lawn.onnx /tmp/ft10/dice_detector.onnx
+  /usr/bin/python3 tools/train_reader.py --join /tmp/lawn.onnx /tmp/ft10/dice_detector.onnx \
+      --box-choice 0
 
---init-from a folder holding such a pair fine-tunes it as one, its first half as it was: the
-second learns through the pair's output, so where the lawn detector sees no die.
+(--box-choice 0: each cell's box the two halves' boxes weighted by their scores, as the pair was
+joined; pairs are now joined with each cell's box taken from the half that scores it higher,
+READER_HISTORY.md's twenty-third try.) --join takes the lawn half of a pair named as LAWN and
+the world half of one named as WORLD. --init-from a folder holding such a pair fine-tunes it as
+one, its first half as it was: the second learns through the pair's output, so where the lawn
+detector sees no die.
 
 Needs python3-torch, python3-opencv, python3-numpy (Debian packages; tools/setup.sh --train),
 and python3-onnx for --init-from.
@@ -248,38 +253,64 @@ class Detector(nn.Module):
 DETECTOR_CONVS = sum(isinstance(m, nn.Conv2d) for m in Detector().modules())
 
 
+# How sharply a gated pair's cell takes its box from the half that scores it higher: at a score
+# lead of 0.1 the leader's box weighs 0.88, at 0.2 0.98. Boxes weighted by the scores alone let a
+# weak lawn die (half hidden, glaring) take part of the world half's box, and move a box a pixel
+# is enough to leave its die unsure (tools/READER_HISTORY.md, the twenty-third try).
+BOX_CHOICE_SHARPNESS = 20.0
+
+
 class DetectorPair(nn.Module):
     """Two detectors read as one (tools/READER_HISTORY.md's gated pair): the first, the lawn
     detector, has the say wherever it sees a die; the second, fine-tuned on a wider world,
     scores only where the first does not (its score times one minus the first's), so the two
-    never make two peaks on one die and the lawn dice keep the first's boxes to the pixel. A
-    cell's centre score is the higher of the two, its box the two boxes weighted by those scores.
-    Written with the operations OpenCV 4.6's ONNX reader has (no Where), so that a pair exports
-    and loads like one detector: max(a, b) = (a + b + |a - b|) / 2."""
-    def __init__(self, first=None, second=None):
+    never make two peaks on one die. A cell's centre score is the higher of the two, its box the
+    box of the half that scores it higher (box_choice; 0: the boxes weighted by the scores, as
+    pairs joined before the twenty-third try were), so the lawn dice keep the first's boxes to
+    the pixel. Written with the operations OpenCV 4.6's ONNX reader has (no Where), so that a
+    pair exports and loads like one detector: max(a, b) = (a + b + |a - b|) / 2."""
+    def __init__(self, first=None, second=None, box_choice=BOX_CHOICE_SHARPNESS):
         super().__init__()
         self.first, self.second = first or Detector(), second or Detector()
+        self.box_choice = box_choice
 
     def forward(self, x):
         a, b = self.first(x), self.second(x)
         sa = a[:, :1]
         sb = b[:, :1] * (1 - sa)
         score = (sa + sb + torch.abs(sa - sb)) / 2
-        size = (sa * a[:, 1:] + sb * b[:, 1:]) / (sa + sb + 1e-6)
+        if self.box_choice:
+            first_share = torch.sigmoid(self.box_choice * (sa - sb))
+            size = first_share * a[:, 1:] + (1 - first_share) * b[:, 1:]
+        else:
+            size = (sa * a[:, 1:] + sb * b[:, 1:]) / (sa + sb + 1e-6)
         return torch.cat([score, size], 1)
 
 
-def holds_pair(path):
-    """Whether the exported detector at path is a DetectorPair: twice a Detector's convolutions."""
+def exported_pair(path):
+    """The exported detector at path as an untrained DetectorPair of its form, or None when it
+    holds one Detector: a pair has twice a Detector's convolutions, and when it chooses its boxes
+    a third sigmoid, of the score lead times box_choice."""
     import onnx  # as in load_exported
-    return sum(node.op_type == "Conv" for node in onnx.load(str(path)).graph.node) == \
-        2 * DETECTOR_CONVS
+    from onnx import numpy_helper
+    graph = onnx.load(str(path)).graph
+    if sum(node.op_type == "Conv" for node in graph.node) != 2 * DETECTOR_CONVS:
+        return None
+    sigmoids = [node for node in graph.node if node.op_type == "Sigmoid"]
+    if len(sigmoids) == 2:
+        return DetectorPair(box_choice=0)
+    made_by = {out: node for node in graph.node for out in node.output}
+    constants = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+    constants.update({node.output[0]: numpy_helper.to_array(node.attribute[0].t)
+                      for node in graph.node if node.op_type == "Constant"})
+    lead_times_choice = made_by[sigmoids[-1].input[0]]
+    return DetectorPair(box_choice=next(float(constants[name]) for name in
+                                        lead_times_choice.input if name in constants))
 
 
 def load_detector(path):
     """The exported detector at path: a Detector, or a DetectorPair when the file holds two."""
-    return load_exported(DetectorPair() if holds_pair(path) else Detector(), path,
-                         (1, 3, DET_SIDE, DET_SIDE))
+    return load_exported(exported_pair(path) or Detector(), path, (1, 3, DET_SIDE, DET_SIDE))
 
 
 def jitter_colour(image, rng):
@@ -869,8 +900,13 @@ def main():
     parser.add_argument("train", type=pathlib.Path, nargs="*",
                         help="render folders (truth.csv) and shared photo sets (labels.csv)")
     parser.add_argument("--join", type=pathlib.Path, nargs=2, metavar=("LAWN", "WORLD"),
-                        help="train nothing: export two exported detectors as one DetectorPair "
-                             "to --out's dice_detector.onnx")
+                        help="train nothing: export two exported detectors (of a pair, its "
+                             "lawn or its world half) as one DetectorPair to --out's "
+                             "dice_detector.onnx")
+    parser.add_argument("--box-choice", type=float, default=BOX_CHOICE_SHARPNESS,
+                        help="how sharply a DetectorPair (--join, or --init-from a pair) takes "
+                             "each cell's box from the half that scores it higher; 0: the boxes "
+                             "weighted by the scores, as the committed pair")
     parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path("models"))
     parser.add_argument("--det-epochs", type=int, default=40)
     parser.add_argument("--reader-epochs", type=int, default=40)
@@ -911,8 +947,10 @@ def main():
     args = parser.parse_args()
     if args.join:
         args.out.mkdir(exist_ok=True)
-        export(DetectorPair(*map(load_detector, args.join)), (1, 3, DET_SIDE, DET_SIDE),
-               args.out / "dice_detector.onnx")
+        lawn, world = map(load_detector, args.join)  # of a pair, its lawn or world half
+        export(DetectorPair(getattr(lawn, "first", lawn), getattr(world, "second", world),
+                            args.box_choice),
+               (1, 3, DET_SIDE, DET_SIDE), args.out / "dice_detector.onnx")
         return
     if not args.train:
         parser.error("name the render folders and photo sets to train on")
@@ -927,9 +965,10 @@ def main():
     teacher = reader_teacher = None
     if args.init_from:
         det_file = args.init_from / "dice_detector.onnx"
-        if holds_pair(det_file):  # the pair learns as one; its lawn half stays as it is
-            det = load_exported(DetectorPair(), det_file, (1, 3, DET_SIDE, DET_SIDE))
+        if exported_pair(det_file):  # the pair learns as one; its lawn half stays as it is
+            det = load_detector(det_file)
             det.first.requires_grad_(False)
+            det.box_choice = args.box_choice  # learns as it will be read
         else:
             load_exported(det, det_file, (1, 3, DET_SIDE, DET_SIDE))
         if args.keep_sets:
