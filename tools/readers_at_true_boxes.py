@@ -9,6 +9,7 @@ reports from the detector's part.
   usage: tools/readers_at_true_boxes.py DIR [MODELS_DIR] [COLUMN]  # DIR: truth.csv, scenes.csv
          tools/readers_at_true_boxes.py ../shared/data/SET [MODELS_DIR] [size]  # unseen part only
          tools/readers_at_true_boxes.py ../shared/data/SET [MODELS_DIR] --trained  # the rest
+         tools/readers_at_true_boxes.py DIR [MODELS_DIR] --jitter K  # and K boxes moved a little
 
 --trained reads the part of a shared set the nets trained on instead: read no better there than
 on the unseen part, the readers underfit the set rather than fail to generalise from it.
@@ -17,8 +18,14 @@ Per ground (or per value of another scenes.csv COLUMN: die_material, light, ...;
 unseen part is one group: tools/eval_shared.sh's photos, and those of over 32 dice it leaves
 out; COLUMN `size` groups any set's dice by their long side in load_set's pixels), each
 reader's dice: RS read right and sure (>= 0.9, the reader's min_confidence), ru
-right but unsure, zero "no top face", wu wrong and unsure, WS wrong and sure. Needs
-python3-opencv, python3-numpy and python3-torch (for train_reader.py's crops).
+right but unsure, zero "no top face", wu wrong and unsure, WS wrong and sure.
+
+--jitter K also cuts each die at K boxes moved by up to 6% of its side and scaled 0.92 to 1.08
+(a detector's box a few pixels off) and says, of the dice combined reads sure at the true box,
+right and wrong, how many read below 0.99 there and how many stay the same value and sure at
+every moved box: whether a second look would tell a sure wrong die from a sure right one.
+
+Needs python3-opencv, python3-numpy and python3-torch (for train_reader.py's crops).
 """
 import collections
 import csv
@@ -34,6 +41,7 @@ from train_reader import (CROP_SCALE, crop, is_shared_set, load_set,  # noqa: E4
                           run_exported as run)
 
 SURE = 0.9  # vision/tuning.c's min_confidence
+JITTER_SHIFT, JITTER_SCALE = 0.06, 0.08  # --jitter's moved boxes: shift / side, scale - 1
 SIZES = (24, 32, 48, 64, 96)  # COLUMN size: the groups' upper bounds (px), the last open
 
 
@@ -55,9 +63,38 @@ def outcome(p, labels):
                     np.where(best == 0, "zero", np.where(sure, "WS", "wu")))
 
 
+def read_combined(net, crops):
+    """What the readers make of crops: the whole-die reader (with its mirror image), the face
+    reader on the face the top-face net finds, and the two combined."""
+    whole_die = (run(net["top_reader"], crops) + run(net["top_reader"], [c[:, ::-1] for c in crops])) / 2
+    face = run(net["face_reader"], cut_faces(net["top_face"], crops))
+    return whole_die, face, combine(whole_die, face)
+
+
+def report_jitter(net, looks, labels):
+    """--jitter: of the dice read sure at the true box (looks[0]), right and wrong, how many
+    read below 0.99 there and how many stay the same value and sure at every moved box."""
+    first = read_combined(net, looks[0])[2]
+    value, sure = first.argmax(1), first.max(1) >= SURE
+    stays = np.ones(len(labels), bool)
+    for moved in looks[1:]:
+        p = read_combined(net, moved)[2]
+        stays &= (p.argmax(1) == value) & (p.max(1) >= SURE)
+    for name, chosen in (("right and sure", sure & (value == labels)),
+                         ("wrong and sure", sure & (value != labels))):
+        print(f"{name}: {chosen.sum()} dice, {(chosen & (first.max(1) < 0.99)).sum()} below 0.99; "
+              f"the same and sure at all {len(looks) - 1} moved boxes: {(chosen & stays).sum()}")
+
+
 def main():
     trained_part = "--trained" in sys.argv[1:]
     args = [arg for arg in sys.argv[1:] if arg != "--trained"]
+    jitter = 0
+    if "--jitter" in args:
+        at = args.index("--jitter")
+        jitter = int(args[at + 1])
+        del args[at:at + 2]
+    rng = np.random.default_rng(5)
     root = pathlib.Path(args[0])
     models = pathlib.Path(args[1]) if len(args) > 1 else \
         pathlib.Path(__file__).resolve().parent.parent / "models"
@@ -69,21 +106,26 @@ def main():
         with open(root / "scenes.csv", newline="") as f:
             group = {row["file"]: row.get(column) or "lawn" for row in csv.DictReader(f)}
     crops, labels, groups = [], [], []
+    moved = [[] for _ in range(jitter)]
     for name, image, dice, held_out, _ in load_set(root):
         if shared and held_out == trained_part:
             continue  # not the part asked for
         for value, x, y, w, h, top in dice:
             if top:
                 crops.append(crop(image, x + w / 2, y + h / 2, max(w, h) * CROP_SCALE))
+                for look in moved:
+                    dx, dy = rng.uniform(-JITTER_SHIFT, JITTER_SHIFT, 2) * max(w, h)
+                    scale = rng.uniform(1 - JITTER_SCALE, 1 + JITTER_SCALE)
+                    look.append(crop(image, x + w / 2 + dx, y + h / 2 + dy,
+                                     max(w, h) * scale * CROP_SCALE))
                 labels.append(value)
                 groups.append(size_group(max(w, h)) if column == "size" else
                               root.name if shared else group[name.split("/")[-1]])
     labels, groups = np.array(labels), np.array(groups)
-    whole_die = (run(net["top_reader"], crops) + run(net["top_reader"], [c[:, ::-1] for c in crops])) / 2
-    face = run(net["face_reader"], cut_faces(net["top_face"], crops))
+    whole_die, face, combined = read_combined(net, crops)
     lawn = run(net["die_or_not"], crops)[:, 1] < 0.5
     outcomes = {"whole die": outcome(whole_die, labels), "face": outcome(face, labels),
-                "combined": outcome(combine(whole_die, face), labels)}
+                "combined": outcome(combined, labels)}
     for value in ["all"] + sorted(set(groups)):
         chosen = np.ones(len(labels), bool) if value == "all" else groups == value
         n = int(chosen.sum())
@@ -93,6 +135,8 @@ def main():
             line += f" | {reader}: " + " ".join(f"{k} {counts[k] / n:4.0%}"
                                                 for k in ("RS", "ru", "zero", "wu", "WS"))
         print(line)
+    if jitter:
+        report_jitter(net, [crops] + moved, labels)
 
 
 if __name__ == "__main__":
