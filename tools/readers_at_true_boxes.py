@@ -42,6 +42,7 @@ from train_reader import (CROP_SCALE, crop, is_shared_set, load_set,  # noqa: E4
 
 SURE = 0.9  # vision/tuning.c's min_confidence
 JITTER_SHIFT, JITTER_SCALE = 0.06, 0.08  # --jitter's moved boxes: shift / side, scale - 1
+VERY_SURE = 0.99  # --jitter also counts the sure dice read below this
 SIZES = (24, 32, 48, 64, 96)  # COLUMN size: the groups' upper bounds (px), the last open
 
 
@@ -71,19 +72,19 @@ def read_combined(net, crops):
     return whole_die, face, combine(whole_die, face)
 
 
-def report_jitter(net, looks, labels):
-    """--jitter: of the dice read sure at the true box (looks[0]), right and wrong, how many
-    read below 0.99 there and how many stay the same value and sure at every moved box."""
-    first = read_combined(net, looks[0])[2]
-    value, sure = first.argmax(1), first.max(1) >= SURE
+def report_jitter(net, combined, moved, labels):
+    """--jitter: of the dice read sure at the true box (combined), right and wrong, how many
+    read below VERY_SURE there and how many stay the same value and sure at every moved box."""
+    value, sure = combined.argmax(1), combined.max(1) >= SURE
     stays = np.ones(len(labels), bool)
-    for moved in looks[1:]:
-        p = read_combined(net, moved)[2]
+    for look in moved:
+        p = read_combined(net, look)[2]
         stays &= (p.argmax(1) == value) & (p.max(1) >= SURE)
+    below = combined.max(1) < VERY_SURE
     for name, chosen in (("right and sure", sure & (value == labels)),
                          ("wrong and sure", sure & (value != labels))):
-        print(f"{name}: {chosen.sum()} dice, {(chosen & (first.max(1) < 0.99)).sum()} below 0.99; "
-              f"the same and sure at all {len(looks) - 1} moved boxes: {(chosen & stays).sum()}")
+        print(f"{name}: {chosen.sum()} dice, {(chosen & below).sum()} below {VERY_SURE}; "
+              f"the same and sure at all {len(moved)} moved boxes: {(chosen & stays).sum()}")
 
 
 def main():
@@ -136,7 +137,7 @@ def main():
                                                 for k in ("RS", "ru", "zero", "wu", "WS"))
         print(line)
     if jitter:
-        report_jitter(net, [crops] + moved, labels)
+        report_jitter(net, combined, moved, labels)
 
 
 if __name__ == "__main__":
