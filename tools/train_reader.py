@@ -255,8 +255,8 @@ DETECTOR_CONVS = sum(isinstance(m, nn.Conv2d) for m in Detector().modules())
 
 # How sharply a gated pair's cell takes its box from the half that scores it higher: at a score
 # lead of 0.1 the leader's box weighs 0.88, at 0.2 0.98. Boxes weighted by the scores alone let a
-# weak lawn die (half hidden, glaring) take part of the world half's box, and move a box a pixel
-# is enough to leave its die unsure (tools/READER_HISTORY.md, the twenty-third try).
+# weak lawn die (half hidden, glaring) take part of the world half's box, and a box moved a pixel
+# can leave its die unsure (tools/READER_HISTORY.md, the twenty-third try).
 BOX_CHOICE_SHARPNESS = 20.0
 
 
