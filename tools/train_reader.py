@@ -965,8 +965,9 @@ def main():
     teacher = reader_teacher = None
     if args.init_from:
         det_file = args.init_from / "dice_detector.onnx"
-        if exported_pair(det_file):  # the pair learns as one; its lawn half stays as it is
-            det = load_detector(det_file)
+        pair = exported_pair(det_file)
+        if pair:  # the pair learns as one; its lawn half stays as it is
+            det = load_exported(pair, det_file, (1, 3, DET_SIDE, DET_SIDE))
             det.first.requires_grad_(False)
             det.box_choice = args.box_choice  # learns as it will be read
         else:
