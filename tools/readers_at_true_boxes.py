@@ -10,6 +10,7 @@ reports from the detector's part.
          tools/readers_at_true_boxes.py ../shared/data/SET [MODELS_DIR] [size]  # unseen part only
          tools/readers_at_true_boxes.py ../shared/data/SET [MODELS_DIR] --trained  # the rest
          tools/readers_at_true_boxes.py DIR [MODELS_DIR] --jitter K  # and K boxes moved a little
+         tools/readers_at_true_boxes.py DIR [MODELS_DIR] --box-error SCALE SHIFT  # boxes off
 
 --trained reads the part of a shared set the nets trained on instead: read no better there than
 on the unseen part, the readers underfit the set rather than fail to generalise from it.
@@ -24,6 +25,10 @@ right but unsure, zero "no top face", wu wrong and unsure, WS wrong and sure.
 (a detector's box a few pixels off) and says, of the dice combined reads sure at the true box,
 right and wrong, how many read below 0.99 there and how many stay the same value and sure at
 every moved box: whether a second look would tell a sure wrong die from a sure right one.
+
+--box-error SCALE SHIFT cuts each die instead at its true box times SCALE, its centre moved
+SHIFT of its side in a random direction: how the readers do where the detector's box is off
+(train_reader.py's detector_error trains them on boxes 0.8 to 1.25 times, moved 0.06 sides).
 
 Needs python3-opencv, python3-numpy and python3-torch (for train_reader.py's crops).
 """
@@ -95,6 +100,11 @@ def main():
         at = args.index("--jitter")
         jitter = int(args[at + 1])
         del args[at:at + 2]
+    box_scale, box_shift = 1.0, 0.0
+    if "--box-error" in args:
+        at = args.index("--box-error")
+        box_scale, box_shift = float(args[at + 1]), float(args[at + 2])
+        del args[at:at + 3]
     rng = np.random.default_rng(5)
     root = pathlib.Path(args[0])
     models = pathlib.Path(args[1]) if len(args) > 1 else \
@@ -113,7 +123,10 @@ def main():
             continue  # not the part asked for
         for value, x, y, w, h, top in dice:
             if top:
-                crops.append(crop(image, x + w / 2, y + h / 2, max(w, h) * CROP_SCALE))
+                towards = rng.uniform(0, 2 * np.pi) if box_shift else 0.0  # --jitter's draws kept
+                dx, dy = box_shift * max(w, h) * np.array([np.cos(towards), np.sin(towards)])
+                crops.append(crop(image, x + w / 2 + dx, y + h / 2 + dy,
+                                  max(w, h) * box_scale * CROP_SCALE))
                 for look in moved:
                     dx, dy = rng.uniform(-JITTER_SHIFT, JITTER_SHIFT, 2) * max(w, h)
                     scale = rng.uniform(1 - JITTER_SCALE, 1 + JITTER_SCALE)
