@@ -28,7 +28,8 @@ every moved box: whether a second look would tell a sure wrong die from a sure r
 
 --box-error SCALE SHIFT cuts each die instead at its true box times SCALE, its centre moved
 SHIFT of its side in a random direction: how the readers do where the detector's box is off
-(train_reader.py's detector_error trains them on boxes 0.8 to 1.25 times, moved 0.06 sides).
+(train_reader.py's detector_error trains them on boxes 0.8 to 1.25 times, centres moved by a
+normal spread of 0.06 sides).
 
 Needs python3-opencv, python3-numpy and python3-torch (for train_reader.py's crops).
 """
