@@ -93,19 +93,21 @@ def report_jitter(net, combined, moved, labels):
               f"the same and sure at all {len(moved)} moved boxes: {(chosen & stays).sum()}")
 
 
+def take_option(args, name, default):
+    """The len(default) values following name in args, taken out of args; default without it."""
+    if name not in args:
+        return default
+    at = args.index(name)
+    values = args[at + 1:at + 1 + len(default)]
+    del args[at:at + 1 + len(default)]
+    return values
+
+
 def main():
     trained_part = "--trained" in sys.argv[1:]
     args = [arg for arg in sys.argv[1:] if arg != "--trained"]
-    jitter = 0
-    if "--jitter" in args:
-        at = args.index("--jitter")
-        jitter = int(args[at + 1])
-        del args[at:at + 2]
-    box_scale, box_shift = 1.0, 0.0
-    if "--box-error" in args:
-        at = args.index("--box-error")
-        box_scale, box_shift = float(args[at + 1]), float(args[at + 2])
-        del args[at:at + 3]
+    jitter, = map(int, take_option(args, "--jitter", ["0"]))
+    box_scale, box_shift = map(float, take_option(args, "--box-error", ["1", "0"]))
     rng = np.random.default_rng(5)
     root = pathlib.Path(args[0])
     models = pathlib.Path(args[1]) if len(args) > 1 else \
@@ -124,17 +126,16 @@ def main():
             continue  # not the part asked for
         for value, x, y, w, h, top in dice:
             if top:
+                side, cx, cy = max(w, h), x + w / 2, y + h / 2
                 towards = rng.uniform(0, 2 * np.pi) if box_shift else 0.0  # --jitter's draws kept
-                dx, dy = box_shift * max(w, h) * np.array([np.cos(towards), np.sin(towards)])
-                crops.append(crop(image, x + w / 2 + dx, y + h / 2 + dy,
-                                  max(w, h) * box_scale * CROP_SCALE))
+                off_x, off_y = box_shift * side * np.array([np.cos(towards), np.sin(towards)])
+                crops.append(crop(image, cx + off_x, cy + off_y, side * box_scale * CROP_SCALE))
                 for look in moved:
-                    dx, dy = rng.uniform(-JITTER_SHIFT, JITTER_SHIFT, 2) * max(w, h)
+                    dx, dy = rng.uniform(-JITTER_SHIFT, JITTER_SHIFT, 2) * side
                     scale = rng.uniform(1 - JITTER_SCALE, 1 + JITTER_SCALE)
-                    look.append(crop(image, x + w / 2 + dx, y + h / 2 + dy,
-                                     max(w, h) * scale * CROP_SCALE))
+                    look.append(crop(image, cx + dx, cy + dy, side * scale * CROP_SCALE))
                 labels.append(value)
-                groups.append(size_group(max(w, h)) if column == "size" else
+                groups.append(size_group(side) if column == "size" else
                               root.name if shared else group[name.split("/")[-1]])
     labels, groups = np.array(labels), np.array(groups)
     whole_die, face, combined = read_combined(net, crops)
