@@ -33,6 +33,7 @@ normal spread of 0.06 sides).
 
 Needs python3-opencv, python3-numpy and python3-torch (for train_reader.py's crops).
 """
+import argparse
 import collections
 import csv
 import pathlib
@@ -93,26 +94,26 @@ def report_jitter(net, combined, moved, labels):
               f"the same and sure at all {len(moved)} moved boxes: {(chosen & stays).sum()}")
 
 
-def take_option(args, name, default):
-    """The len(default) values following name in args, taken out of args; default without it."""
-    if name not in args:
-        return default
-    at = args.index(name)
-    values = args[at + 1:at + 1 + len(default)]
-    del args[at:at + 1 + len(default)]
-    return values
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("root", type=pathlib.Path, metavar="DIR")
+    parser.add_argument("models", type=pathlib.Path, nargs="?", metavar="MODELS_DIR",
+                        default=pathlib.Path(__file__).resolve().parent.parent / "models")
+    parser.add_argument("column", nargs="?", default="surface", metavar="COLUMN")
+    parser.add_argument("--trained", action="store_true")
+    parser.add_argument("--jitter", type=int, default=0, metavar="K")
+    parser.add_argument("--box-error", type=float, nargs=2, default=[1.0, 0.0],
+                        metavar=("SCALE", "SHIFT"))
+    return parser.parse_args()
 
 
 def main():
-    trained_part = "--trained" in sys.argv[1:]
-    args = [arg for arg in sys.argv[1:] if arg != "--trained"]
-    jitter, = map(int, take_option(args, "--jitter", ["0"]))
-    box_scale, box_shift = map(float, take_option(args, "--box-error", ["1", "0"]))
+    args = parse_args()
+    root, models, column, jitter, trained_part = (args.root, args.models, args.column,
+                                                  args.jitter, args.trained)
+    box_scale, box_shift = args.box_error
     rng = np.random.default_rng(5)
-    root = pathlib.Path(args[0])
-    models = pathlib.Path(args[1]) if len(args) > 1 else \
-        pathlib.Path(__file__).resolve().parent.parent / "models"
-    column = args[2] if len(args) > 2 else "surface"
     net = {name: cv2.dnn.readNetFromONNX(str(models / f"{name}.onnx"))
            for name in ("top_reader", "top_face", "face_reader", "die_or_not")}
     shared = is_shared_set(root)
