@@ -1,6 +1,7 @@
 /* test_vision_decode.c - photo loading: every JPEG and PNG flavour to the same RGB, EXIF
  * orientations 1-8 to the same upright pixels, limits refused before allocation, broken files
- * to clean one-line errors. Test images are made here with libjpeg and libpng directly. */
+ * to clean one-line errors, a JPEG's scan decoded in parts to libjpeg's very pixels. Test
+ * images are made here with libjpeg and libpng directly. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -423,6 +424,177 @@ static void broken_files_give_clean_errors(void **state)
     free(png.bytes);
 }
 
+/* ---- the scan decoded in parts (vision/jpeg_split.c) ------------------------------------- */
+
+typedef struct {
+    int w, h;
+    int chroma_halved; /* 4:2:0, else 4:4:4 */
+    int quality, optimize, progressive, restart_rows;
+} split_case;
+
+/* A wide strip, wide enough that 1000 px is 2/8 (or 1/8) of it: busy noise on the left, where
+ * every block has many coefficients, flat tiles on the right, where most have a DC alone. */
+static buffer make_wide_jpeg(const split_case *c)
+{
+    struct jpeg_compress_struct cinfo;
+    struct jpeg_error_mgr jerr;
+    cinfo.err = jpeg_std_error(&jerr);
+    jpeg_create_compress(&cinfo);
+    unsigned char *out = NULL;
+    unsigned long out_size = 0;
+    jpeg_mem_dest(&cinfo, &out, &out_size);
+    cinfo.image_width = (JDIMENSION)c->w;
+    cinfo.image_height = (JDIMENSION)c->h;
+    cinfo.input_components = 3;
+    cinfo.in_color_space = JCS_RGB;
+    jpeg_set_defaults(&cinfo);
+    jpeg_set_quality(&cinfo, c->quality, TRUE);
+    cinfo.optimize_coding = c->optimize ? TRUE : FALSE;
+    cinfo.restart_in_rows = c->restart_rows;
+    if (!c->chroma_halved) cinfo.comp_info[0].h_samp_factor = cinfo.comp_info[0].v_samp_factor = 1;
+    if (c->progressive) jpeg_simple_progression(&cinfo);
+    jpeg_start_compress(&cinfo, TRUE);
+    uint8_t *row = malloc((size_t)c->w * 3);
+    assert_non_null(row);
+    for (int y = 0; y < c->h; y++) {
+        for (int x = 0; x < c->w; x++) {
+            uint32_t noise = (uint32_t)(x * 73856093u) ^ (uint32_t)(y * 19349663u);
+            noise = (noise ^ (noise >> 13)) * 0x5bd1e995u;
+            for (int ch = 0; ch < 3; ch++)
+                row[3 * x + ch] = x < c->w / 2
+                                      ? (uint8_t)((x + 3 * y) * (ch + 1) + (noise >> (8 * ch)) % 90)
+                                      : (uint8_t)(((x / 24) * 37 + (y / 24) * 53) * (ch + 2));
+        }
+        JSAMPROW rows[1] = {row};
+        jpeg_write_scanlines(&cinfo, rows, 1);
+    }
+    free(row);
+    jpeg_finish_compress(&cinfo);
+    jpeg_destroy_compress(&cinfo);
+    return (buffer){out, out_size};
+}
+
+/* libjpeg's own decode at scale/8, RGB, the IDCT jpeg.c asks for. */
+static uint8_t *libjpeg_pixels(const buffer *jpeg, int scale, int *w, int *h)
+{
+    struct jpeg_decompress_struct cinfo;
+    struct jpeg_error_mgr jerr;
+    cinfo.err = jpeg_std_error(&jerr);
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, jpeg->bytes, jpeg->size);
+    jpeg_read_header(&cinfo, TRUE);
+    cinfo.scale_num = (unsigned)scale;
+    cinfo.scale_denom = 8;
+    cinfo.out_color_space = JCS_RGB;
+    cinfo.dct_method = JDCT_ISLOW;
+    jpeg_start_decompress(&cinfo);
+    *w = (int)cinfo.output_width;
+    *h = (int)cinfo.output_height;
+    uint8_t *pixels = malloc((size_t)*w * (size_t)*h * 3);
+    assert_non_null(pixels);
+    while (cinfo.output_scanline < cinfo.output_height) {
+        JSAMPROW row = pixels + (size_t)cinfo.output_scanline * (size_t)*w * 3;
+        jpeg_read_scanlines(&cinfo, &row, 1);
+    }
+    jpeg_finish_decompress(&cinfo);
+    jpeg_destroy_decompress(&cinfo);
+    return pixels;
+}
+
+/* Decodes as the reader does (the long side brought to 1000-1280) in n_parts (1: libjpeg);
+ * says whether jpeg_split.c took it. */
+static yz_vision_status decode_in_parts(const buffer *jpeg, int n_parts, yz_vision_decoded *out,
+                                        yz_vision_error *err, int *split)
+{
+    yz_vision_testing_jpeg_parts(n_parts);
+    long before = yz_vision_testing_jpeg_split_decodes();
+    memset(out, 0, sizeof *out);
+    yz_vision_status status =
+        yz_vision_decode_jpeg(jpeg->bytes, jpeg->size, "wide.jpg", 1280, out, err);
+    *split = yz_vision_testing_jpeg_split_decodes() > before;
+    yz_vision_testing_jpeg_parts(0);
+    return status;
+}
+
+static void split_scans_give_libjpegs_pixels(void **state)
+{
+    (void)state;
+    static const split_case cases[] = {
+        {4003, 157, 1, 90, 0, 0, 0}, /* 4:2:0, partial MCUs on both edges */
+        {4003, 157, 0, 95, 1, 0, 0}, /* 4:4:4, optimised Huffman tables */
+        {4000, 96, 1, 60, 1, 0, 0},
+        {8005, 77, 1, 85, 0, 0, 0}, /* read at 1/8 */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        buffer jpeg = make_wide_jpeg(&cases[i]);
+        int w, h;
+        uint8_t *want = libjpeg_pixels(&jpeg, cases[i].w > 8000 ? 1 : 2, &w, &h);
+        static const int parts[] = {2, 3, 8, 1};
+        for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++) {
+            yz_vision_decoded got;
+            yz_vision_error err;
+            int split;
+            assert_int_equal(decode_in_parts(&jpeg, parts[p], &got, &err, &split), YZ_VISION_OK);
+            if (split != (parts[p] > 1))
+                fail_msg("case %zu in %d parts: split %d", i, parts[p], split);
+            assert_int_equal(got.image.w, w);
+            assert_int_equal(got.image.h, h);
+            if (memcmp(got.image.rgb, want, (size_t)w * (size_t)h * 3) != 0)
+                fail_msg("case %zu in %d parts: pixels differ from libjpeg's", i, parts[p]);
+            yz_vision_release(got.image.rgb);
+        }
+        free(want);
+        free(jpeg.bytes);
+    }
+}
+
+/* Kinds it does not take, and broken scans, go to libjpeg and come out as libjpeg gives them. */
+static void split_scans_leave_the_rest_to_libjpeg(void **state)
+{
+    (void)state;
+    static const split_case progressive = {4003, 157, 1, 90, 0, 1, 0},
+                            restarts = {4003, 157, 1, 90, 0, 0, 1},
+                            plain = {4003, 157, 1, 90, 0, 0, 0};
+    const split_case *untaken[] = {&progressive, &restarts};
+    for (size_t i = 0; i < 2; i++) {
+        buffer jpeg = make_wide_jpeg(untaken[i]);
+        yz_vision_decoded got;
+        yz_vision_error err;
+        int split;
+        assert_int_equal(decode_in_parts(&jpeg, 3, &got, &err, &split), YZ_VISION_OK);
+        assert_false(split);
+        yz_vision_release(got.image.rgb);
+        free(jpeg.bytes);
+    }
+    buffer jpeg = make_wide_jpeg(&plain);
+    /* Cut in the scan, then a run of bytes in it replaced: the same outcome either way. */
+    buffer cut = {jpeg.bytes, jpeg.size * 2 / 3};
+    buffer damaged = {malloc(jpeg.size), jpeg.size};
+    assert_non_null(damaged.bytes);
+    memcpy(damaged.bytes, jpeg.bytes, jpeg.size);
+    for (size_t k = 0; k < 40; k++)
+        damaged.bytes[jpeg.size / 2 + k] = (uint8_t)(k * 37 % 255);
+    const buffer *broken[] = {&cut, &damaged};
+    for (size_t i = 0; i < 2; i++) {
+        yz_vision_decoded by_parts, by_libjpeg;
+        yz_vision_error err_parts, err_libjpeg;
+        int split;
+        yz_vision_status parts = decode_in_parts(broken[i], 3, &by_parts, &err_parts, &split);
+        yz_vision_status whole = decode_in_parts(broken[i], 1, &by_libjpeg, &err_libjpeg, &split);
+        assert_int_equal(parts, whole);
+        if (parts == YZ_VISION_OK) {
+            assert_memory_equal(by_parts.image.rgb, by_libjpeg.image.rgb,
+                                (size_t)by_parts.image.w * (size_t)by_parts.image.h * 3);
+            yz_vision_release(by_parts.image.rgb);
+            yz_vision_release(by_libjpeg.image.rgb);
+        } else {
+            assert_string_equal(err_parts.message, err_libjpeg.message);
+        }
+    }
+    free(damaged.bytes);
+    free(jpeg.bytes);
+}
+
 static void missing_file_names_the_file(void **state)
 {
     (void)state;
@@ -481,6 +653,8 @@ int main(void)
         cmocka_unit_test(broken_files_give_clean_errors),
         cmocka_unit_test(missing_file_names_the_file),
         cmocka_unit_test(malformed_exif_is_ignored_safely),
+        cmocka_unit_test(split_scans_give_libjpegs_pixels),
+        cmocka_unit_test(split_scans_leave_the_rest_to_libjpeg),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -31,6 +31,13 @@ typedef struct {
 yz_vision_status yz_vision_decode_jpeg(const uint8_t *bytes, size_t n_bytes, const char *name,
                                        int max_long_side, yz_vision_decoded *out,
                                        yz_vision_error *err);
+/* jpeg_split.c: the scan of a baseline 4:2:0 or 4:4:4 YCbCr JPEG scaled to 1/8 or 2/8, decoded
+ * on every core into rgb (cinfo's output size), the same pixels libjpeg gives. cinfo has read
+ * the header and calculated the output size; the scan's bytes follow. 0 when the file is not of
+ * that kind or its data are off in any way: libjpeg then decodes it and says what is wrong. */
+struct jpeg_decompress_struct;
+int yz_vision_jpeg_split_decode(struct jpeg_decompress_struct *cinfo, const uint8_t *scan,
+                                size_t n_scan, uint8_t *rgb);
 yz_vision_status yz_vision_decode_png(const uint8_t *bytes, size_t n_bytes, const char *name,
                                       yz_vision_decoded *out, yz_vision_error *err);
 /* HEIC comes out upright and at full size (orientation 1): HEVC has no cheap scaled decode. */

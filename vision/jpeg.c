@@ -134,7 +134,7 @@ yz_vision_status yz_vision_decode_jpeg(const uint8_t *bytes, size_t n_bytes, con
     int is_cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
     cinfo.out_color_space = is_cmyk ? JCS_CMYK : JCS_RGB;
     cinfo.dct_method = JDCT_ISLOW;
-    jpeg_start_decompress(&cinfo);
+    jpeg_calc_output_dimensions(&cinfo);
 
     int width = (int)cinfo.output_width, height = (int)cinfo.output_height;
     pixels = yz_vision_alloc((size_t)width * (size_t)height * 3);
@@ -143,6 +143,16 @@ yz_vision_status yz_vision_decode_jpeg(const uint8_t *bytes, size_t n_bytes, con
         status = yz_vision_fail(err, YZ_VISION_ERR_NOMEM, name, "out of memory");
         longjmp(errors.escape, 1);
     }
+    /* A phone's photo: its scan undone on every core (jpeg_split.c); else libjpeg's loop. */
+    if (!is_cmyk && yz_vision_jpeg_split_decode(&cinfo, cinfo.src->next_input_byte,
+                                                cinfo.src->bytes_in_buffer, pixels)) {
+        jpeg_destroy_decompress(&cinfo);
+        out->image.w = width;
+        out->image.h = height;
+        out->image.rgb = pixels;
+        return YZ_VISION_OK;
+    }
+    jpeg_start_decompress(&cinfo);
     while (cinfo.output_scanline < cinfo.output_height) {
         uint8_t *row = pixels + (size_t)cinfo.output_scanline * (size_t)width * 3;
         JSAMPROW target = is_cmyk ? cmyk_row : row;

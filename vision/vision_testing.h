@@ -23,4 +23,12 @@ void yz_vision_testing_combine_readers(const float whole_die[7], const float fac
 void yz_vision_testing_label_rects(const yz_vision_result *result, const yz_vision_claim *claim,
                                    int picture_w, int picture_h, double scale, double rects[][4]);
 
+/* 0: JPEGs decode as they would (vision/jpeg_split.c where it takes the file, in a part per
+ * core); 1: always with libjpeg; 2..8: jpeg_split.c in that many parts wherever it takes the
+ * file, however small. */
+void yz_vision_testing_jpeg_parts(int n_parts);
+
+/* How many JPEGs vision/jpeg_split.c has decoded so far. */
+long yz_vision_testing_jpeg_split_decodes(void);
+
 #endif

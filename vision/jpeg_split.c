@@ -1,0 +1,880 @@
+/* jpeg_split.c - a baseline JPEG's scan decoded on several threads at once, to the very pixels
+ * libjpeg-turbo's scaled decode gives.
+ *
+ * Why: the entropy-coded scan is one serial bitstream, and undoing it takes nine tenths of a
+ * 12 MP photo's decode even at 1/4 scale, where the IDCT is cheap (README, Status). Huffman
+ * codes fall back into step by themselves: a decoder started at a guessed bit soon lands on the
+ * true block boundaries. So the scan is cut into parts. Part 0 starts at the true beginning;
+ * every other part starts at a guess, on its own thread, and logs where its first blocks began
+ * and their place in the MCU. When the part before it reaches a block start the log holds, at
+ * the same place in the MCU, the two decodes are one from there on: the part before stops and
+ * the later part's blocks from that point are the true ones. A guessed part cannot know the
+ * running DC, so every part keeps the coded DC differences, summed once all parts are joined.
+ * A part that never falls into step costs time, never pixels: the part before decodes on.
+ *
+ * It takes what phones write: baseline Huffman, 8-bit YCbCr, one interleaved scan, 4:2:0 or
+ * 4:4:4, no restart markers, scaled to 1/8 or 2/8. Anything else, and anything off in the data
+ * (a code no table holds, a scan that ends early), is left to libjpeg, which says what is
+ * wrong. The scaled IDCTs and the colour conversion follow libjpeg's integer arithmetic
+ * (jidctred.c, jdcolor.c) step by step; tests/test_vision_decode.c checks the pixels are
+ * identical. */
+#define _GNU_SOURCE /* sched_getaffinity: the cores this process may use, as taskset sets them */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h> /* before jpeglib.h, which needs FILE */
+#include <string.h>
+
+#include <jpeglib.h>
+
+#include "internal.h"
+
+#define LOOKAHEAD 9     /* bits a code is looked up by at once; longer ones walk the tree */
+#define LOG_BLOCKS 1024 /* block starts a guessed part logs; parts fall into step in 20 */
+#define MAX_PARTS 8
+#define MAX_KINDS 10  /* blocks in an MCU: a baseline scan allows 10 */
+#define PAD_BYTES 320 /* zeros after the scan: a block read past the end stays in bounds */
+
+/* Tests: the parts asked for (vision_testing.h), and how many scans this decoder gave. */
+static atomic_int forced_parts;
+static atomic_long split_decodes;
+
+void yz_vision_testing_jpeg_parts(int n_parts)
+{
+    atomic_store(&forced_parts, n_parts);
+}
+
+long yz_vision_testing_jpeg_split_decodes(void)
+{
+    return atomic_load(&split_decodes);
+}
+
+/* Zigzag order to natural order, with libjpeg's 16 spare entries: a corrupt run past 63 lands
+ * on coefficient 63, as it does there. */
+static const uint8_t natural_order[64 + 16] = {
+    0,  1,  8,  16, 9,  2,  3,  10, 17, 24, 32, 25, 18, 11, 4,  5,  12, 19, 26, 33,
+    40, 48, 41, 34, 27, 20, 13, 6,  7,  14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36,
+    29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54,
+    47, 55, 62, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63};
+
+typedef struct {
+    uint16_t fast[1 << LOOKAHEAD]; /* (length << 8) | symbol; 0 when the code is longer */
+    /* AC tables: a coefficient whose code and value bits fit in LOOKAHEAD, whole:
+     * (value << 16) | (run << 8) | bits; 0 when they do not fit (or for a run alone). */
+    int32_t fast_ac[1 << LOOKAHEAD];
+    int32_t maxcode[18]; /* the longest code of each length, -1 if none */
+    int32_t valoffset[18];
+    uint8_t values[256];
+} huff_table;
+
+typedef struct {
+    const huff_table *dc, *ac;
+    const uint16_t *quant; /* natural order */
+    uint64_t wanted;       /* coefficients (natural order) the scaled IDCT reads */
+    int component;         /* index in the frame: 0 Y, 1 Cb, 2 Cr */
+    int bx, by;            /* the block's place in its MCU, in blocks */
+} block_kind;
+
+typedef struct split_scan split_scan;
+
+typedef struct {
+    split_scan *scan;
+    int index;
+    uint64_t start_bit;
+    /* Per block: its DC difference (an entry of index 0), then its wanted AC coefficients, each
+     * (natural index << 16) | (uint16_t)value. */
+    uint32_t *entries;
+    size_t n_entries, cap_entries;
+    size_t n_blocks;
+    /* Per MCU it began: its first entry, and the sums of the DC differences before it. */
+    uint32_t *mcu_entry;
+    uint16_t (*mcu_dc)[3];
+    size_t n_mcus;
+    /* A guessed part's first blocks' bits: block i is at place i % blocks_per_mcu in its MCU. */
+    uint64_t *log_bit;
+    size_t n_log;
+    int published; /* the log is final (scan->lock) */
+    int abandoned; /* an earlier part decoded through this one's stretch (scan->lock) */
+    int joined;    /* an earlier part fell into step with this one (scan->lock) */
+    atomic_int stop;
+    int next_part;      /* the later part this one fell into step with, -1 if none */
+    size_t next_mcu;    /* that part's MCU there */
+    uint16_t dc_sum[3]; /* the sums of its DC differences where it stopped */
+    int out_of_memory;
+} split_part;
+
+struct split_scan {
+    const uint8_t *bits; /* the scan without its stuffed zero bytes, PAD_BYTES of zeros after */
+    uint64_t n_bits;
+    block_kind kinds[MAX_KINDS];
+    int blocks_per_mcu;
+    size_t total_blocks;
+    int n_parts;
+    split_part parts[MAX_PARTS];
+    pthread_mutex_t lock;
+    pthread_cond_t published;
+};
+
+/* ---- Huffman decoding ---------------------------------------------------------------------- */
+
+/* libjpeg's checks (jdhuff.c, jpeg_make_d_derived_tbl): 0 when it would refuse the table. */
+static int build_table(const JHUFF_TBL *source, int is_dc, huff_table *table)
+{
+    if (!source) return 0;
+    unsigned code = 0;
+    int p = 0;
+    memset(table->fast, 0, sizeof table->fast);
+    for (int length = 1; length <= 16; length++) {
+        int count = source->bits[length];
+        if (p + count > 256) return 0;
+        if (count) {
+            table->valoffset[length] = p - (int32_t)code;
+            for (int i = 0; i < count; i++, p++, code++) {
+                if (code >= (1u << length)) return 0;
+                if (length <= LOOKAHEAD) {
+                    unsigned first = code << (LOOKAHEAD - length);
+                    for (unsigned fill = 0; fill < 1u << (LOOKAHEAD - length); fill++)
+                        table->fast[first + fill] = (uint16_t)(length << 8 | source->huffval[p]);
+                }
+            }
+            table->maxcode[length] = (int32_t)code - 1;
+        } else {
+            table->maxcode[length] = -1;
+        }
+        if (code >= (1u << length)) return 0; /* no code may be all ones */
+        code <<= 1;
+    }
+    table->maxcode[17] = 0xFFFFF;
+    table->valoffset[17] = 0;
+    memcpy(table->values, source->huffval, sizeof table->values);
+    for (unsigned ahead = 0; ahead < 1u << LOOKAHEAD; ahead++) {
+        unsigned hit = table->fast[ahead];
+        int length = (int)(hit >> 8), run = (hit >> 4) & 15, s = hit & 15;
+        table->fast_ac[ahead] = 0;
+        if (!hit || !s || length + s > LOOKAHEAD) continue;
+        int raw = (int)((ahead >> (LOOKAHEAD - length - s)) & ((1u << s) - 1));
+        int value = raw < (1 << (s - 1)) ? raw - (1 << s) + 1 : raw;
+        table->fast_ac[ahead] =
+            (int32_t)((uint32_t)value << 16 | (uint32_t)run << 8 | (uint32_t)(length + s));
+    }
+    if (is_dc)
+        for (int i = 0; i < p; i++)
+            if (source->huffval[i] > 15) return 0;
+    return 1;
+}
+
+/* A bit buffer over the unstuffed scan: buf holds count bits left-aligned, next is the first
+ * byte not yet in it. */
+typedef struct {
+    uint64_t buf;
+    int count;
+    const uint8_t *next;
+} bit_reader;
+
+static inline uint64_t load_be64(const uint8_t *at)
+{
+    uint64_t word;
+    memcpy(&word, at, sizeof word);
+    return __builtin_bswap64(word);
+}
+
+static inline void reader_start(bit_reader *r, const uint8_t *bits, uint64_t pos)
+{
+    r->next = bits + (pos >> 3);
+    r->buf = load_be64(r->next) << (pos & 7);
+    r->count = 64 - (int)(pos & 7) - 8; /* keep whole bytes: the last byte is read again */
+    r->next += 7;
+}
+
+/* At least 56 bits in the buffer, without a branch. */
+static inline void refill(bit_reader *r)
+{
+    r->buf |= load_be64(r->next) >> r->count;
+    r->next += (63 - r->count) >> 3;
+    r->count |= 56;
+}
+
+static inline uint64_t reader_pos(const bit_reader *r, const uint8_t *bits)
+{
+    return (uint64_t)(r->next - bits) * 8 - (uint64_t)r->count;
+}
+
+/* The next symbol (the buffer holding 16 bits or more), or -1 for a code no table holds. */
+static inline int decode_symbol(const huff_table *table, bit_reader *r)
+{
+    unsigned hit = table->fast[r->buf >> (64 - LOOKAHEAD)];
+    if (hit) {
+        r->buf <<= hit >> 8;
+        r->count -= (int)(hit >> 8);
+        return hit & 0xFF;
+    }
+    int length = LOOKAHEAD + 1;
+    int32_t code = (int32_t)(r->buf >> (64 - length));
+    while (code > table->maxcode[length]) {
+        length++;
+        code = (int32_t)(r->buf >> (64 - length));
+    }
+    if (length > 16) return -1;
+    r->buf <<= length;
+    r->count -= length;
+    return table->values[(code + table->valoffset[length]) & 0xFF];
+}
+
+/* s more bits (1..15, in the buffer) as the signed value they code (JPEG's EXTEND). */
+static inline int take_value(bit_reader *r, int s)
+{
+    int raw = (int)(r->buf >> (64 - s));
+    r->buf <<= s;
+    r->count -= s;
+    int low = ((raw >> (s - 1)) & 1) - 1; /* -1 when the top bit is clear: a negative value */
+    return raw + (low & (1 - (1 << s)));
+}
+
+/* One block into out (room for 64 entries); 0 on a code no table holds, r then undefined. */
+static int decode_block(const block_kind *kind, bit_reader *restrict reader, uint32_t *restrict out,
+                        size_t *n_out)
+{
+    bit_reader r = *reader;
+    size_t n = *n_out;
+    if (r.count < 32) refill(&r);
+    int s = decode_symbol(kind->dc, &r);
+    if (s < 0) return 0;
+    out[n++] = (uint16_t)(s ? take_value(&r, s) : 0);
+    const huff_table *ac = kind->ac;
+    for (int k = 1; k < 64; k++) {
+        if (r.count < 32) refill(&r); /* a code and its value take 31 bits at most */
+        int32_t whole = ac->fast_ac[r.buf >> (64 - LOOKAHEAD)];
+        int value;
+        if (whole) {
+            k += (whole >> 8) & 15;
+            r.buf <<= whole & 0xFF;
+            r.count -= whole & 0xFF;
+            value = whole >> 16;
+        } else {
+            int rs = decode_symbol(ac, &r);
+            if (rs < 0) return 0;
+            int run = rs >> 4;
+            s = rs & 15;
+            if (!s) {
+                if (run != 15) break;
+                k += 15;
+                continue;
+            }
+            k += run;
+            value = take_value(&r, s);
+        }
+        /* Written always, kept when the scaled IDCT reads it: no branch to mispredict. */
+        unsigned natural = natural_order[k];
+        out[n] = natural << 16 | (uint16_t)value;
+        n += kind->wanted >> natural & 1;
+    }
+    *reader = r;
+    *n_out = n;
+    return 1;
+}
+
+/* ---- the parts, each on its thread ------------------------------------------------------- */
+
+static void publish(split_part *part)
+{
+    split_scan *scan = part->scan;
+    pthread_mutex_lock(&scan->lock);
+    if (!part->published) {
+        part->published = 1;
+        pthread_cond_broadcast(&scan->published);
+    }
+    pthread_mutex_unlock(&scan->lock);
+}
+
+static void wait_published(split_part *part)
+{
+    split_scan *scan = part->scan;
+    pthread_mutex_lock(&scan->lock);
+    while (!part->published)
+        pthread_cond_wait(&scan->published, &scan->lock);
+    pthread_mutex_unlock(&scan->lock);
+}
+
+/* Under the lock, so a part is never both joined and abandoned. */
+static int try_join(split_part *later)
+{
+    split_scan *scan = later->scan;
+    pthread_mutex_lock(&scan->lock);
+    int joined = !later->abandoned;
+    if (joined) later->joined = 1;
+    pthread_mutex_unlock(&scan->lock);
+    return joined;
+}
+
+static void abandon(split_part *later)
+{
+    split_scan *scan = later->scan;
+    pthread_mutex_lock(&scan->lock);
+    if (!later->joined) {
+        later->abandoned = 1;
+        atomic_store(&later->stop, 1);
+    }
+    pthread_mutex_unlock(&scan->lock);
+}
+
+static int grow(split_part *part)
+{
+    if (part->n_entries + 64 <= part->cap_entries) return 1;
+    /* First guess: an entry per four bits of the part's stretch (a coefficient takes two at
+     * least, and most are far longer); doubled when that is short. */
+    size_t cap = part->cap_entries
+                     ? part->cap_entries * 2
+                     : (size_t)(part->scan->n_bits / 4 / (uint64_t)part->scan->n_parts) + 4096;
+    uint32_t *entries = yz_vision_alloc(cap * sizeof *entries);
+    if (!entries) return 0;
+    if (part->n_entries) memcpy(entries, part->entries, part->n_entries * sizeof *entries);
+    yz_vision_release(part->entries);
+    part->entries = entries;
+    part->cap_entries = cap;
+    return 1;
+}
+
+static void *run_part(void *arg)
+{
+    split_part *part = arg;
+    split_scan *scan = part->scan;
+    bit_reader reader;
+    reader_start(&reader, scan->bits, part->start_bit);
+    uint64_t pos = part->start_bit;
+    int phase = 0;
+    uint16_t dc_sum[3] = {0, 0, 0};
+    int guessing = part->index > 0;
+    int later_index = part->index + 1;
+    size_t cursor = 0; /* into the later part's log */
+    part->next_part = -1;
+
+    while (part->n_blocks < scan->total_blocks && !atomic_load(&part->stop)) {
+        /* In a later part's stretch: does this MCU start where the later part's one does? */
+        while (phase == 0 && later_index < scan->n_parts &&
+               pos >= scan->parts[later_index].start_bit) {
+            split_part *later = &scan->parts[later_index];
+            publish(part); /* never wait on a later part with this one's log unpublished */
+            wait_published(later);
+            while (cursor < later->n_log && later->log_bit[cursor] < pos)
+                cursor++;
+            if (cursor < later->n_log) {
+                if (later->log_bit[cursor] == pos && cursor % (size_t)scan->blocks_per_mcu == 0 &&
+                    try_join(later)) {
+                    part->next_part = later_index;
+                    part->next_mcu = cursor / (size_t)scan->blocks_per_mcu;
+                    memcpy(part->dc_sum, dc_sum, sizeof dc_sum);
+                    publish(part);
+                    return NULL;
+                }
+                break; /* its log goes on beyond this MCU: decode on */
+            }
+            /* Past its log without falling into step: decode its stretch here instead. */
+            abandon(later);
+            later_index++;
+            cursor = 0;
+        }
+        if (!grow(part)) {
+            part->out_of_memory = 1;
+            break;
+        }
+        if (guessing && !part->published) {
+            if (part->n_log == LOG_BLOCKS)
+                publish(part);
+            else
+                part->log_bit[part->n_log++] = pos;
+        }
+        if (phase == 0) {
+            part->mcu_entry[part->n_mcus] = (uint32_t)part->n_entries;
+            memcpy(part->mcu_dc[part->n_mcus], dc_sum, sizeof dc_sum);
+            part->n_mcus++;
+        }
+        size_t first = part->n_entries;
+        const block_kind *kind = &scan->kinds[phase];
+        int decoded = decode_block(kind, &reader, part->entries, &part->n_entries);
+        uint64_t block_end = decoded ? reader_pos(&reader, scan->bits) : 0;
+        if (decoded && block_end <= scan->n_bits) {
+            pos = block_end;
+            part->n_blocks++;
+            dc_sum[kind->component] = (uint16_t)(dc_sum[kind->component] + part->entries[first]);
+            phase = phase + 1 == scan->blocks_per_mcu ? 0 : phase + 1;
+        } else if (!decoded && guessing && !part->published) {
+            /* Still guessing: start over one bit on. */
+            part->n_entries = part->n_blocks = part->n_log = part->n_mcus = 0;
+            memset(dc_sum, 0, sizeof dc_sum);
+            pos++;
+            phase = 0;
+            reader_start(&reader, scan->bits, pos);
+        } else {
+            break; /* a bad code, or the scan's end */
+        }
+    }
+    memcpy(part->dc_sum, dc_sum, sizeof dc_sum);
+    publish(part);
+    return NULL;
+}
+
+/* ---- the scaled IDCTs and the colour conversion, as libjpeg computes them ------------------ */
+
+#define CONST_BITS 13
+#define PASS1_BITS 2
+#define DESCALE(x, n) (((x) + ((int32_t)1 << ((n)-1))) >> (n))
+
+/* libjpeg's post-IDCT range limit: x & 1023 looked up, so that a wild value wraps as it does. */
+static uint8_t idct_limit[1024];
+static uint8_t clamp_table[256 * 3];
+static int cr_r[256], cb_b[256];
+static int32_t cr_g[256], cb_g[256];
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+
+static void build_tables(void)
+{
+    for (int i = 0; i < 1024; i++)
+        idct_limit[i] = (uint8_t)(i < 128 ? i + 128 : i < 512 ? 255 : i < 896 ? 0 : i - 896);
+    for (int i = 0; i < 768; i++)
+        clamp_table[i] = (uint8_t)(i < 256 ? 0 : i < 512 ? i - 256 : 255);
+    for (int i = 0; i < 256; i++) {
+        int32_t x = i - 128;
+        cr_r[i] = (int)((91881 * x + 32768) >> 16);  /* FIX(1.40200) */
+        cb_b[i] = (int)((116130 * x + 32768) >> 16); /* FIX(1.77200) */
+        cr_g[i] = -46802 * x;                        /* FIX(0.71414) */
+        cb_g[i] = -22554 * x + 32768;                /* FIX(0.34414), plus a half */
+    }
+}
+
+static void idct_1x1(const int16_t *c, const uint16_t *q, uint8_t *out, size_t stride)
+{
+    (void)stride;
+    int dc = c[0] * q[0];
+    out[0] = idct_limit[DESCALE(dc, 3) & 1023];
+}
+
+static void idct_2x2(const int16_t *c, const uint16_t *q, uint8_t *out, size_t stride)
+{
+    int work[8 * 2];
+    static const int columns[5] = {0, 1, 3, 5, 7};
+    for (int i = 0; i < 5; i++) {
+        int col = columns[i];
+        const int16_t *in = c + col;
+        const uint16_t *qc = q + col;
+        if (!in[8] && !in[24] && !in[40] && !in[56]) {
+            int dc = (in[0] * qc[0]) * (1 << PASS1_BITS);
+            work[col] = work[8 + col] = dc;
+            continue;
+        }
+        int32_t even = (int32_t)(in[0] * qc[0]) * (1 << (CONST_BITS + 2));
+        int32_t odd = (int32_t)(in[56] * qc[56]) * -5906 + (int32_t)(in[40] * qc[40]) * 6967 +
+                      (int32_t)(in[24] * qc[24]) * -10426 + (int32_t)(in[8] * qc[8]) * 29692;
+        work[col] = (int)DESCALE(even + odd, CONST_BITS - PASS1_BITS + 2);
+        work[8 + col] = (int)DESCALE(even - odd, CONST_BITS - PASS1_BITS + 2);
+    }
+    for (int row = 0; row < 2; row++) {
+        const int *w = work + 8 * row;
+        uint8_t *o = out + row * stride;
+        if (!w[1] && !w[3] && !w[5] && !w[7]) {
+            o[0] = o[1] = idct_limit[DESCALE(w[0], PASS1_BITS + 3) & 1023];
+            continue;
+        }
+        int32_t even = (int32_t)w[0] * (1 << (CONST_BITS + 2));
+        int32_t odd = (int32_t)w[7] * -5906 + (int32_t)w[5] * 6967 + (int32_t)w[3] * -10426 +
+                      (int32_t)w[1] * 29692;
+        o[0] = idct_limit[DESCALE(even + odd, CONST_BITS + PASS1_BITS + 3 + 2) & 1023];
+        o[1] = idct_limit[DESCALE(even - odd, CONST_BITS + PASS1_BITS + 3 + 2) & 1023];
+    }
+}
+
+/* The even and odd halves of the 4-point IDCT both passes share. */
+static inline void idct4_parts(int32_t x0, int32_t x2, int32_t x6, int32_t x1, int32_t x3,
+                               int32_t x5, int32_t x7, int32_t out[4], int shift)
+{
+    int32_t t0 = x0 * (1 << (CONST_BITS + 1));
+    int32_t t2 = x2 * 15137 + x6 * -6270;
+    int32_t even0 = t0 + t2, even1 = t0 - t2;
+    int32_t odd0 = x7 * -1730 + x5 * 11893 + x3 * -17799 + x1 * 8697;
+    int32_t odd2 = x7 * -4176 + x5 * -4926 + x3 * 7373 + x1 * 20995;
+    out[0] = DESCALE(even0 + odd2, shift);
+    out[3] = DESCALE(even0 - odd2, shift);
+    out[1] = DESCALE(even1 + odd0, shift);
+    out[2] = DESCALE(even1 - odd0, shift);
+}
+
+static void idct_4x4(const int16_t *c, const uint16_t *q, uint8_t *out, size_t stride)
+{
+    int32_t work[8 * 4];
+    for (int col = 0; col < 8; col++) {
+        if (col == 4) continue;
+        const int16_t *in = c + col;
+        const uint16_t *qc = q + col;
+        if (!in[8] && !in[16] && !in[24] && !in[40] && !in[48] && !in[56]) {
+            int32_t dc = (int32_t)(in[0] * qc[0]) * (1 << PASS1_BITS);
+            work[col] = work[8 + col] = work[16 + col] = work[24 + col] = dc;
+            continue;
+        }
+        int32_t column[4];
+        idct4_parts(in[0] * qc[0], in[16] * qc[16], in[48] * qc[48], in[8] * qc[8], in[24] * qc[24],
+                    in[40] * qc[40], in[56] * qc[56], column, CONST_BITS - PASS1_BITS + 1);
+        for (int r = 0; r < 4; r++)
+            work[8 * r + col] = column[r];
+    }
+    for (int row = 0; row < 4; row++) {
+        const int32_t *w = work + 8 * row;
+        uint8_t *o = out + row * stride;
+        if (!w[1] && !w[2] && !w[3] && !w[5] && !w[6] && !w[7]) {
+            o[0] = o[1] = o[2] = o[3] = idct_limit[DESCALE(w[0], PASS1_BITS + 3) & 1023];
+            continue;
+        }
+        int32_t line[4];
+        idct4_parts(w[0], w[2], w[6], w[1], w[3], w[5], w[7], line,
+                    CONST_BITS + PASS1_BITS + 3 + 1);
+        for (int i = 0; i < 4; i++)
+            o[i] = idct_limit[line[i] & 1023];
+    }
+}
+
+typedef void (*idct_fn)(const int16_t *c, const uint16_t *q, uint8_t *out, size_t stride);
+
+/* The coefficients (natural order) libjpeg's IDCT of that size reads. */
+static uint64_t wanted_for(int size)
+{
+    static const char rows_2[8] = {1, 1, 0, 1, 0, 1, 0, 1}, rows_4[8] = {1, 1, 1, 1, 0, 1, 1, 1};
+    uint64_t mask = 0;
+    for (int i = 0; i < 64; i++) {
+        int r = i / 8, c = i % 8;
+        int used = size == 1 ? i == 0 : size == 2 ? rows_2[r] && rows_2[c] : rows_4[r] && rows_4[c];
+        if (used) mask |= 1ull << i;
+    }
+    return mask;
+}
+
+/* ---- the whole decode ------------------------------------------------------------------- */
+
+/* The scan from its first byte to its closing marker, stuffed zeros dropped. n_bytes is set to
+ * the bytes kept; 0 unless EOI follows (libjpeg is left what else may come). */
+static uint8_t *unstuff(const uint8_t *scan, size_t n_scan, size_t *n_bytes)
+{
+    uint8_t *out = yz_vision_alloc(n_scan + PAD_BYTES);
+    if (!out) return NULL;
+    size_t n = 0, i = 0;
+    for (;;) {
+        const uint8_t *ff = memchr(scan + i, 0xFF, n_scan - i);
+        size_t run = (ff ? (size_t)(ff - scan) : n_scan) - i;
+        memcpy(out + n, scan + i, run);
+        n += run;
+        i += run;
+        if (!ff || i + 1 >= n_scan) break;
+        if (scan[i + 1] == 0x00) {
+            out[n++] = 0xFF;
+            i += 2;
+            continue;
+        }
+        while (i + 1 < n_scan && scan[i + 1] == 0xFF)
+            i++;                                     /* fill bytes before a marker */
+        if (i + 1 < n_scan && scan[i + 1] == 0xD9) { /* EOI */
+            memset(out + n, 0, PAD_BYTES);
+            *n_bytes = n;
+            return out;
+        }
+        break;
+    }
+    yz_vision_release(out);
+    return NULL;
+}
+
+static int available_cores(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) return CPU_COUNT(&set);
+    return 1;
+}
+
+/* The kinds of block an MCU holds, and the scaled IDCT of each component; 0 when this file is
+ * not one this decoder takes. */
+static int describe_scan(j_decompress_ptr cinfo, split_scan *scan, huff_table tables[8],
+                         int ssize[3])
+{
+    if (cinfo->progressive_mode || cinfo->arith_code || cinfo->data_precision != 8 ||
+        cinfo->num_components != 3 || cinfo->comps_in_scan != 3 ||
+        cinfo->jpeg_color_space != JCS_YCbCr || cinfo->out_color_space != JCS_RGB ||
+        cinfo->restart_interval != 0 || cinfo->Ss != 0 || cinfo->Se != 63 || cinfo->Ah != 0 ||
+        cinfo->Al != 0 || cinfo->scale_denom != 8 || cinfo->scale_num > 2)
+        return 0;
+    int luma_size = (int)cinfo->scale_num;
+    const jpeg_component_info *y = &cinfo->comp_info[0];
+    for (int c = 0; c < 3; c++) {
+        const jpeg_component_info *comp = &cinfo->comp_info[c];
+        int h = comp->h_samp_factor, v = comp->v_samp_factor;
+        int full = c == 0 || (h == 1 && v == 1);
+        if (!full || (c > 0 && !((y->h_samp_factor == 1 && y->v_samp_factor == 1) ||
+                                 (y->h_samp_factor == 2 && y->v_samp_factor == 2))))
+            return 0;
+        /* libjpeg scales chroma up in the IDCT rather than upsampling it (jdmaster.c). */
+        ssize[c] = luma_size * y->h_samp_factor / h;
+        if (comp->DCT_scaled_size != ssize[c] || ssize[c] > 4) return 0;
+        if (!cinfo->quant_tbl_ptrs[comp->quant_tbl_no]) return 0;
+    }
+    int n = 0;
+    for (int s = 0; s < 3; s++) {
+        const jpeg_component_info *comp = cinfo->cur_comp_info[s];
+        int c = (int)(comp - cinfo->comp_info);
+        if (c < 0 || c > 2) return 0;
+        huff_table *dc = &tables[comp->dc_tbl_no], *ac = &tables[4 + comp->ac_tbl_no];
+        if (!build_table(cinfo->dc_huff_tbl_ptrs[comp->dc_tbl_no], 1, dc) ||
+            !build_table(cinfo->ac_huff_tbl_ptrs[comp->ac_tbl_no], 0, ac))
+            return 0;
+        for (int by = 0; by < comp->v_samp_factor; by++)
+            for (int bx = 0; bx < comp->h_samp_factor; bx++) {
+                block_kind *kind = &scan->kinds[n++];
+                kind->dc = dc;
+                kind->ac = ac;
+                kind->quant = cinfo->quant_tbl_ptrs[comp->quant_tbl_no]->quantval;
+                kind->wanted = wanted_for(ssize[c]);
+                kind->component = c;
+                kind->bx = bx;
+                kind->by = by;
+            }
+    }
+    scan->blocks_per_mcu = n;
+    return 1;
+}
+
+/* A stretch of whole MCUs one part decoded, in the chain that joins the parts. */
+typedef struct {
+    const split_part *part;
+    size_t from_mcu, to_mcu; /* the part's own MCU numbers */
+    size_t first_mcu;        /* the first one's number in the photo */
+    uint16_t dc[3];          /* each component's DC value before it */
+} segment;
+
+/* Follows the joins from part 0; 0 segments when they do not reach the scan's last MCU (the
+ * scan ends early or holds a bad code: libjpeg is left to say so). */
+static int chain_segments(const split_scan *scan, segment segments[MAX_PARTS])
+{
+    size_t per_mcu = (size_t)scan->blocks_per_mcu, total = scan->total_blocks / per_mcu;
+    size_t done = 0, from = 0;
+    uint16_t dc[3] = {0, 0, 0};
+    const split_part *part = &scan->parts[0];
+    for (int n = 0; n < MAX_PARTS; n++) {
+        size_t to = part->n_blocks / per_mcu;
+        if (to > from + (total - done)) to = from + (total - done);
+        if (to < from) return 0;
+        segments[n] = (segment){part, from, to, done, {dc[0], dc[1], dc[2]}};
+        done += to - from;
+        if (done == total) return n + 1;
+        if (part->next_part < 0) return 0;
+        for (int c = 0; c < 3; c++)
+            dc[c] = (uint16_t)(dc[c] + part->dc_sum[c] - part->mcu_dc[from][c]);
+        from = part->next_mcu;
+        part = &scan->parts[part->next_part];
+    }
+    return 0;
+}
+
+typedef struct {
+    const split_scan *scan;
+    const segment *segments;
+    int n_segments;
+    int mcus_x;
+    size_t first_row, end_row; /* MCU rows this worker draws */
+    int ssize[3], h_samp[3], v_samp[3];
+    uint8_t *planes[3];
+    size_t plane_w[3];
+    int width, height, rows_per_mcu;
+    uint8_t *rgb;
+} rows_job;
+
+/* The IDCTs of a run of MCU rows into the planes, then those rows to RGB (jdcolor.c). */
+static void *draw_rows(void *arg)
+{
+    static const idct_fn idcts[5] = {NULL, idct_1x1, idct_2x2, NULL, idct_4x4};
+    const rows_job *job = arg;
+    const split_scan *scan = job->scan;
+    size_t mcu = job->first_row * (size_t)job->mcus_x;
+    int k = 0;
+    while (mcu >= job->segments[k].first_mcu + job->segments[k].to_mcu - job->segments[k].from_mcu)
+        k++;
+    const segment *seg = &job->segments[k];
+    const split_part *part = seg->part;
+    size_t own = seg->from_mcu + (mcu - seg->first_mcu);
+    size_t entry = part->mcu_entry[own];
+    uint16_t dc[3];
+    for (int c = 0; c < 3; c++)
+        dc[c] = (uint16_t)(seg->dc[c] + part->mcu_dc[own][c] - part->mcu_dc[seg->from_mcu][c]);
+    int16_t coef[64];
+    memset(coef, 0, sizeof coef);
+    for (size_t row = job->first_row; row < job->end_row; row++)
+        for (size_t mx = 0; mx < (size_t)job->mcus_x; mx++, own++) {
+            if (own == seg->to_mcu) { /* on into the part the last one joined */
+                seg++;
+                part = seg->part;
+                own = seg->from_mcu;
+                entry = part->mcu_entry[own];
+            }
+            for (int b = 0; b < scan->blocks_per_mcu; b++) {
+                const block_kind *kind = &scan->kinds[b];
+                int c = kind->component;
+                dc[c] = (uint16_t)(dc[c] + part->entries[entry++]);
+                coef[0] = (int16_t)dc[c];
+                size_t first_ac = entry;
+                while (entry < part->n_entries && part->entries[entry] >> 16) {
+                    coef[part->entries[entry] >> 16] = (int16_t)(part->entries[entry] & 0xFFFF);
+                    entry++;
+                }
+                size_t s = (size_t)job->ssize[c];
+                size_t x = (mx * (size_t)job->h_samp[c] + (size_t)kind->bx) * s;
+                size_t y = (row * (size_t)job->v_samp[c] + (size_t)kind->by) * s;
+                uint8_t *out = job->planes[c] + y * job->plane_w[c] + x;
+                if (entry == first_ac) {
+                    /* DC alone: every scaled IDCT gives its rounded eighth everywhere. */
+                    uint8_t flat = idct_limit[DESCALE(coef[0] * kind->quant[0], 3) & 1023];
+                    for (size_t i = 0; i < s; i++)
+                        memset(out + i * job->plane_w[c], flat, s);
+                    continue;
+                }
+                idcts[s](coef, kind->quant, out, job->plane_w[c]);
+                for (size_t e = first_ac; e < entry; e++)
+                    coef[part->entries[e] >> 16] = 0;
+            }
+        }
+
+    const uint8_t *clamp = clamp_table + 256;
+    size_t y_end = job->end_row * (size_t)job->rows_per_mcu;
+    if (y_end > (size_t)job->height) y_end = (size_t)job->height;
+    for (size_t y = job->first_row * (size_t)job->rows_per_mcu; y < y_end; y++) {
+        const uint8_t *py = job->planes[0] + y * job->plane_w[0];
+        const uint8_t *pb = job->planes[1] + y * job->plane_w[1];
+        const uint8_t *pr = job->planes[2] + y * job->plane_w[2];
+        uint8_t *out = job->rgb + y * (size_t)job->width * 3;
+        for (int x = 0; x < job->width; x++) {
+            int luma = py[x], cb = pb[x], cr = pr[x];
+            out[3 * x] = clamp[luma + cr_r[cr]];
+            out[3 * x + 1] = clamp[luma + (int)((cb_g[cb] + cr_g[cr]) >> 16)];
+            out[3 * x + 2] = clamp[luma + cb_b[cb]];
+        }
+    }
+    return NULL;
+}
+
+int yz_vision_jpeg_split_decode(struct jpeg_decompress_struct *cinfo, const uint8_t *scan_bytes,
+                                size_t n_scan, uint8_t *rgb)
+{
+    /* One part is slower than libjpeg's own loop: this pays only on two cores or more. */
+    int forced = atomic_load(&forced_parts);
+    int n_parts = forced ? forced : available_cores();
+    if (n_parts < 2) return 0;
+    if (n_parts > MAX_PARTS) n_parts = MAX_PARTS;
+    split_scan *scan = yz_vision_alloc(sizeof *scan);
+    huff_table *tables = yz_vision_alloc(8 * sizeof *tables);
+    int ssize[3];
+    if (!scan || !tables) goto fail_early;
+    memset(scan, 0, sizeof *scan);
+    if (!describe_scan(cinfo, scan, tables, ssize)) goto fail_early;
+    pthread_once(&tables_once, build_tables);
+
+    int max_h = cinfo->max_h_samp_factor, max_v = cinfo->max_v_samp_factor;
+    int mcus_x = (int)((cinfo->image_width + 8u * (unsigned)max_h - 1) / (8u * (unsigned)max_h));
+    int mcus_y = (int)((cinfo->image_height + 8u * (unsigned)max_v - 1) / (8u * (unsigned)max_v));
+    scan->total_blocks = (size_t)mcus_x * (size_t)mcus_y * (size_t)scan->blocks_per_mcu;
+
+    /* Parts far longer than their logs, or the guesses cost more than they save. */
+    while (n_parts > 1 && scan->total_blocks / (size_t)n_parts < 16 * LOG_BLOCKS && !forced)
+        n_parts--;
+    if (n_parts < 2) goto fail_early;
+    scan->n_parts = n_parts;
+    size_t n_bytes = 0;
+    uint8_t *bits = unstuff(scan_bytes, n_scan, &n_bytes);
+    if (!bits) goto fail_early;
+    scan->bits = bits;
+    scan->n_bits = (uint64_t)n_bytes * 8;
+    pthread_mutex_init(&scan->lock, NULL);
+    pthread_cond_init(&scan->published, NULL);
+
+    int ok = 1;
+    for (int i = 0; i < n_parts; i++) {
+        split_part *part = &scan->parts[i];
+        part->scan = scan;
+        part->index = i;
+        part->next_part = -1;
+        part->start_bit = (uint64_t)n_bytes * (uint64_t)i / (uint64_t)n_parts * 8;
+        size_t mcus = scan->total_blocks / (size_t)scan->blocks_per_mcu + 1;
+        part->mcu_entry = yz_vision_alloc(mcus * sizeof *part->mcu_entry);
+        part->mcu_dc = yz_vision_alloc(mcus * sizeof *part->mcu_dc);
+        if (!part->mcu_entry || !part->mcu_dc) ok = 0;
+        if (i > 0) {
+            part->log_bit = yz_vision_alloc(LOG_BLOCKS * sizeof *part->log_bit);
+            if (!part->log_bit) ok = 0;
+        }
+    }
+    pthread_t threads[MAX_PARTS];
+    int started[MAX_PARTS] = {0};
+    for (int i = 1; i < n_parts && ok; i++) {
+        if (pthread_create(&threads[i], NULL, run_part, &scan->parts[i]) == 0) {
+            started[i] = 1;
+        } else { /* no thread: the part before decodes its stretch */
+            abandon(&scan->parts[i]);
+            publish(&scan->parts[i]);
+        }
+    }
+    if (ok) run_part(&scan->parts[0]);
+    for (int i = 1; i < n_parts; i++)
+        if (started[i]) pthread_join(threads[i], NULL);
+    for (int i = 0; i < n_parts; i++)
+        ok = ok && !scan->parts[i].out_of_memory;
+
+    segment segments[MAX_PARTS];
+    int n_segments = ok ? chain_segments(scan, segments) : 0;
+    rows_job jobs[MAX_PARTS];
+    rows_job job = {.scan = scan,
+                    .segments = segments,
+                    .n_segments = n_segments,
+                    .mcus_x = mcus_x,
+                    .width = (int)cinfo->output_width,
+                    .height = (int)cinfo->output_height,
+                    .rows_per_mcu = cinfo->comp_info[0].v_samp_factor * ssize[0],
+                    .rgb = rgb};
+    uint8_t *planes[3] = {NULL, NULL, NULL};
+    ok = n_segments > 0;
+    for (int c = 0; c < 3 && ok; c++) {
+        const jpeg_component_info *comp = &cinfo->comp_info[c];
+        job.ssize[c] = ssize[c];
+        job.h_samp[c] = comp->h_samp_factor;
+        job.v_samp[c] = comp->v_samp_factor;
+        job.plane_w[c] = (size_t)mcus_x * (size_t)comp->h_samp_factor * (size_t)ssize[c];
+        size_t plane_h = (size_t)mcus_y * (size_t)comp->v_samp_factor * (size_t)ssize[c];
+        job.planes[c] = planes[c] = yz_vision_alloc(job.plane_w[c] * plane_h);
+        if (!planes[c]) ok = 0;
+    }
+    if (ok) { /* the rows in as many runs as there were parts, one per thread */
+        for (int i = 0; i < n_parts; i++) {
+            jobs[i] = job;
+            jobs[i].first_row = (size_t)mcus_y * (size_t)i / (size_t)n_parts;
+            jobs[i].end_row = (size_t)mcus_y * (size_t)(i + 1) / (size_t)n_parts;
+            started[i] = i > 0 && pthread_create(&threads[i], NULL, draw_rows, &jobs[i]) == 0;
+        }
+        for (int i = 0; i < n_parts; i++)
+            if (!started[i]) draw_rows(&jobs[i]);
+        for (int i = 1; i < n_parts; i++)
+            if (started[i]) pthread_join(threads[i], NULL);
+    }
+
+    for (int c = 0; c < 3; c++)
+        yz_vision_release(planes[c]);
+    for (int i = 0; i < n_parts; i++) {
+        split_part *part = &scan->parts[i];
+        yz_vision_release(part->entries);
+        yz_vision_release(part->mcu_entry);
+        yz_vision_release(part->mcu_dc);
+        yz_vision_release(part->log_bit);
+    }
+    pthread_cond_destroy(&scan->published);
+    pthread_mutex_destroy(&scan->lock);
+    yz_vision_release(bits);
+    yz_vision_release(tables);
+    yz_vision_release(scan);
+    if (ok) atomic_fetch_add(&split_decodes, 1);
+    return ok;
+
+fail_early:
+    yz_vision_release(tables);
+    yz_vision_release(scan);
+    return 0;
+}
