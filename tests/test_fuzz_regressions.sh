@@ -25,7 +25,8 @@ run() { # FILE ARGS...
     fi
 }
 
-for file in "$corpus"/fuzz_image/* "$corpus"/regressions/fuzz_image-*; do
+for file in "$corpus"/fuzz_image/* "$corpus"/regressions/fuzz_image-* "$corpus"/fuzz_jpeg_split/* \
+    "$corpus"/regressions/fuzz_jpeg_split-*; do
     [ -f "$file" ] && run "$file" read "$file"
 done
 for file in "$corpus"/fuzz_json_files/* "$corpus"/regressions/fuzz_json_files-*; do

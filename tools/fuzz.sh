@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Fuzz every reader a stranger's file reaches, each for SECONDS (default 600), and keep what
 # the fuzzers find: crashing inputs go to tests/fuzz/corpus/regressions/ (replayed by ctest).
-# usage: tools/fuzz.sh [SECONDS] [TARGET...]   targets: fuzz_image fuzz_roll fuzz_json_files
+# usage: tools/fuzz.sh [SECONDS] [TARGET...]   targets: fuzz_image fuzz_jpeg_split fuzz_roll fuzz_json_files
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-600}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_image fuzz_roll fuzz_json_files)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_image fuzz_jpeg_split fuzz_roll fuzz_json_files)
 command -v clang >/dev/null || { echo "fuzz: needs clang (apt-get install clang)" >&2; exit 2; }
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -DYZ_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build-fuzz -j "$(nproc)" --target "${targets[@]}" >/dev/null

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # ThreadSanitizer on the threaded parts (the last pass of tools/test.sh): the advisor's table
-# build (one thread a core, `yardzee strategy`), batch --jobs 2, and serve answering reads and game moves at once. Any race report
+# build (one thread a core, `yardzee strategy`), a JPEG's scan decoded in parts
+# (vision/jpeg_split.c, by tests/test_vision_decode.c), batch --jobs 2, and serve answering
+# reads and game moves at once. Any race report
 # fails the pass. OpenCV is not built with TSan; tools/tsan.supp says what of it is ignored.
 # The full serve test takes minutes under TSan; this drives the same threads with fewer photos.
 # usage: tools/test_tsan.sh
@@ -21,6 +23,7 @@ step() { # NAME COMMAND...: runs it, its output kept for a failure
 }
 
 step "advisor build on two threads" "$yardzee" strategy --rules yahtzee
+step "a JPEG's scan in 2, 3 and 8 parts" build-tsan/tests/test_vision_decode
 
 mkdir "$tmp/photos"
 for n in 004 010; do cp "samples/lawn/lawn_$n.jpg" "$tmp/photos/"; done

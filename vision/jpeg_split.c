@@ -35,6 +35,9 @@
 #define MAX_PARTS 8
 #define MAX_KINDS 10  /* blocks in an MCU: a baseline scan allows 10 */
 #define PAD_BYTES 320 /* zeros after the scan: a block read past the end stays in bounds */
+/* Bad codes a guessed part starts over after; then the part before decodes its stretch, so
+ * data made to defeat the guesses costs about what a decode on one core does. */
+#define MAX_RESTARTS 64
 
 /* Tests: the parts asked for (vision_testing.h), and how many scans this decoder gave. */
 static atomic_int forced_parts;
@@ -347,6 +350,7 @@ static void *run_part(void *arg)
     int guessing = part->index > 0;
     int later_index = part->index + 1;
     size_t cursor = 0; /* into the later part's log */
+    int restarts = 0;
     part->next_part = -1;
 
     while (part->n_blocks < scan->total_blocks && !atomic_load(&part->stop)) {
@@ -398,7 +402,7 @@ static void *run_part(void *arg)
             part->n_blocks++;
             dc_sum[kind->component] = (uint16_t)(dc_sum[kind->component] + part->entries[first]);
             phase = phase + 1 == scan->blocks_per_mcu ? 0 : phase + 1;
-        } else if (!decoded && guessing && !part->published) {
+        } else if (!decoded && guessing && !part->published && ++restarts <= MAX_RESTARTS) {
             /* Still guessing: start over one bit on. */
             part->n_entries = part->n_blocks = part->n_log = part->n_mcus = 0;
             memset(dc_sum, 0, sizeof dc_sum);
