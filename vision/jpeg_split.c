@@ -30,10 +30,11 @@
 
 #include "internal.h"
 
-#define LOOKAHEAD 9     /* bits a code is looked up by at once; longer ones walk the tree */
+#define LOOKAHEAD 10    /* bits a code is looked up by at once; longer ones walk the tree */
 #define LOG_BLOCKS 1024 /* block starts a guessed part logs; parts fall into step in 20 */
 #define MAX_PARTS 8
-#define MAX_KINDS 10  /* blocks in an MCU: a baseline scan allows 10 */
+#define FAST_END_OF_BLOCK 0x1000 /* in fast_ac: the code ends the block */
+#define MAX_KINDS 10             /* blocks in an MCU: a baseline scan allows 10 */
 #define PAD_BYTES 320 /* zeros after the scan: a block read past the end stays in bounds */
 /* Bad codes a guessed part starts over after; then the part before decodes its stretch, so
  * data made to defeat the guesses costs about what a decode on one core does. */
@@ -64,7 +65,7 @@ static const uint8_t natural_order[64 + 16] = {
 typedef struct {
     uint16_t fast[1 << LOOKAHEAD]; /* (length << 8) | symbol; 0 when the code is longer */
     /* AC tables: a coefficient whose code and value bits fit in LOOKAHEAD, whole:
-     * (value << 16) | (run << 8) | bits; 0 when they do not fit (or for a run alone). */
+     * (value << 16) | (run << 8) | bits, or FAST_END_OF_BLOCK | bits; 0 when they do not fit. */
     int32_t fast_ac[1 << LOOKAHEAD];
     int32_t maxcode[18]; /* the longest code of each length, -1 if none */
     int32_t valoffset[18];
@@ -155,9 +156,16 @@ static int build_table(const JHUFF_TBL *source, int is_dc, huff_table *table)
         unsigned hit = table->fast[ahead];
         int length = (int)(hit >> 8), run = (hit >> 4) & 15, s = hit & 15;
         table->fast_ac[ahead] = 0;
-        if (!hit || !s || length + s > LOOKAHEAD) continue;
-        int raw = (int)((ahead >> (LOOKAHEAD - length - s)) & ((1u << s) - 1));
-        int value = raw < (1 << (s - 1)) ? raw - (1 << s) + 1 : raw;
+        if (!hit || length + s > LOOKAHEAD) continue;
+        if (!s && run != 15) { /* end of block */
+            table->fast_ac[ahead] = FAST_END_OF_BLOCK | length;
+            continue;
+        }
+        int value = 0; /* 16 zeros (run 15, size 0) write a zero: the same as writing none */
+        if (s) {
+            int raw = (int)((ahead >> (LOOKAHEAD - length - s)) & ((1u << s) - 1));
+            value = raw < (1 << (s - 1)) ? raw - (1 << s) + 1 : raw;
+        }
         table->fast_ac[ahead] =
             (int32_t)((uint32_t)value << 16 | (uint32_t)run << 8 | (uint32_t)(length + s));
     }
@@ -245,32 +253,30 @@ static int decode_block(const block_kind *kind, bit_reader *restrict reader, uin
     if (s < 0) return 0;
     out[n++] = (uint16_t)(s ? take_value(&r, s) : 0);
     const huff_table *ac = kind->ac;
+    const uint64_t wanted = kind->wanted;
     for (int k = 1; k < 64; k++) {
         if (r.count < 32) refill(&r); /* a code and its value take 31 bits at most */
         int32_t whole = ac->fast_ac[r.buf >> (64 - LOOKAHEAD)];
         int value;
         if (whole) {
-            k += (whole >> 8) & 15;
             r.buf <<= whole & 0xFF;
             r.count -= whole & 0xFF;
+            if (whole & FAST_END_OF_BLOCK) break;
+            k += (whole >> 8) & 15;
             value = whole >> 16;
         } else {
             int rs = decode_symbol(ac, &r);
             if (rs < 0) return 0;
             int run = rs >> 4;
             s = rs & 15;
-            if (!s) {
-                if (run != 15) break;
-                k += 15;
-                continue;
-            }
+            if (!s && run != 15) break;
             k += run;
-            value = take_value(&r, s);
+            value = s ? take_value(&r, s) : 0;
         }
         /* Written always, kept when the scaled IDCT reads it: no branch to mispredict. */
         unsigned natural = natural_order[k];
         out[n] = natural << 16 | (uint16_t)value;
-        n += kind->wanted >> natural & 1;
+        n += wanted >> natural & 1;
     }
     *reader = r;
     *n_out = n;
