@@ -4,13 +4,14 @@
  * Why: the entropy-coded scan is one serial bitstream, and undoing it takes nine tenths of a
  * 12 MP photo's decode even at 1/4 scale, where the IDCT is cheap (README, Status). Huffman
  * codes fall back into step by themselves: a decoder started at a guessed bit soon lands on the
- * true block boundaries. So the scan is cut into parts. Part 0 starts at the true beginning;
- * every other part starts at a guess, on its own thread, and logs where its first blocks began
- * and their place in the MCU. When the part before it reaches a block start the log holds, at
- * the same place in the MCU, the two decodes are one from there on: the part before stops and
- * the later part's blocks from that point are the true ones. A guessed part cannot know the
- * running DC, so every part keeps the coded DC differences, summed once all parts are joined.
- * A part that never falls into step costs time, never pixels: the part before decodes on.
+ * true block boundaries, usually within a few MCUs. So the scan is cut into parts. Part 0
+ * starts at the true beginning; every other part starts at a guess, as if an MCU began there,
+ * on its own thread, and logs where its first blocks began. When the part before it reaches an
+ * MCU start that the log holds as an MCU start too, the two decodes are one from there on: the
+ * part before stops and the later part's MCUs from that point are the true ones. A guessed part
+ * cannot know the running DC, so every part keeps the coded DC differences, summed once all
+ * parts are joined. A part that never falls into step costs time, never pixels: the part
+ * before decodes on.
  *
  * It takes what phones write: baseline Huffman, 8-bit YCbCr, one interleaved scan, 4:2:0 or
  * 4:4:4, no restart markers, scaled to 1/8 or 2/8. Anything else, and anything off in the data
