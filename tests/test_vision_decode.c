@@ -94,6 +94,17 @@ static size_t exif_block(uint8_t *out, int orientation, int big_endian)
     return sizeof le;
 }
 
+/* A compressor into a buffer libjpeg grows: *out and *out_size once it has finished. */
+static void start_memory_jpeg(struct jpeg_compress_struct *cinfo, struct jpeg_error_mgr *jerr,
+                              unsigned char **out, unsigned long *out_size)
+{
+    cinfo->err = jpeg_std_error(jerr);
+    jpeg_create_compress(cinfo);
+    *out = NULL;
+    *out_size = 0;
+    jpeg_mem_dest(cinfo, out, out_size);
+}
+
 static buffer make_jpeg(jpeg_kind kind, int orientation, int big_endian)
 {
     /* The stored picture: the upright 112x48 pattern turned so that EXIF turns it back. */
@@ -101,11 +112,9 @@ static buffer make_jpeg(jpeg_kind kind, int orientation, int big_endian)
     int sw = orientation >= 5 ? uh : uw, sh = orientation >= 5 ? uw : uh;
     struct jpeg_compress_struct cinfo;
     struct jpeg_error_mgr jerr;
-    cinfo.err = jpeg_std_error(&jerr);
-    jpeg_create_compress(&cinfo);
-    unsigned char *out = NULL;
-    unsigned long out_size = 0;
-    jpeg_mem_dest(&cinfo, &out, &out_size);
+    unsigned char *out;
+    unsigned long out_size;
+    start_memory_jpeg(&cinfo, &jerr, &out, &out_size);
     cinfo.image_width = (JDIMENSION)sw;
     cinfo.image_height = (JDIMENSION)sh;
     cinfo.input_components = kind == GRAY ? 1 : kind == CMYK_ADOBE ? 4 : 3;
@@ -444,11 +453,9 @@ static buffer make_wide_jpeg(const split_case *c)
 {
     struct jpeg_compress_struct cinfo;
     struct jpeg_error_mgr jerr;
-    cinfo.err = jpeg_std_error(&jerr);
-    jpeg_create_compress(&cinfo);
-    unsigned char *out = NULL;
-    unsigned long out_size = 0;
-    jpeg_mem_dest(&cinfo, &out, &out_size);
+    unsigned char *out;
+    unsigned long out_size;
+    start_memory_jpeg(&cinfo, &jerr, &out, &out_size);
     cinfo.image_width = (JDIMENSION)c->w;
     cinfo.image_height = (JDIMENSION)c->h;
     cinfo.input_components = 3;
