@@ -682,8 +682,7 @@ static int chain_segments(const split_scan *scan, segment segments[MAX_PARTS])
 
 typedef struct {
     const split_scan *scan;
-    const segment *segments;
-    int n_segments;
+    const segment *segments; /* reach the scan's last MCU */
     int mcus_x;
     size_t first_row, end_row; /* MCU rows this worker draws */
     int ssize[3], h_samp[3], v_samp[3];
@@ -836,7 +835,6 @@ int yz_vision_jpeg_split_decode(struct jpeg_decompress_struct *cinfo, const uint
     rows_job jobs[MAX_PARTS];
     rows_job job = {.scan = scan,
                     .segments = segments,
-                    .n_segments = n_segments,
                     .mcus_x = mcus_x,
                     .width = (int)cinfo->output_width,
                     .height = (int)cinfo->output_height,
