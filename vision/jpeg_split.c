@@ -13,12 +13,15 @@
  * parts are joined. A part that never falls into step costs time, never pixels: the part
  * before decodes on.
  *
+ * Where the file has restart markers (some Android phones' hardware encoders write them), every
+ * part starts at an interval instead, where the DC values start from 0 again: no guessing.
+ *
  * It takes what phones write: baseline Huffman, 8-bit YCbCr, one interleaved scan, 4:2:0 or
- * 4:4:4, no restart markers, scaled to 1/8 or 2/8. Anything else, and anything off in the data
- * (a code no table holds, a scan that ends early), is left to libjpeg, which says what is
- * wrong. The scaled IDCTs and the colour conversion follow libjpeg's integer arithmetic
- * (jidctred.c, jdcolor.c) step by step; tests/test_vision_decode.c checks the pixels are
- * identical. */
+ * 4:4:4, scaled to 1/8 or 2/8. Anything else, and anything off in the data (a code no table
+ * holds, a scan that ends early, a restart marker out of its turn), is left to libjpeg, which
+ * says what is wrong. The scaled IDCTs and the colour conversion follow libjpeg's integer
+ * arithmetic (jidctred.c, jdcolor.c) step by step; tests/test_vision_decode.c checks the pixels
+ * are identical. */
 #define _GNU_SOURCE /* sched_getaffinity: the cores this process may use, as taskset sets them */
 #include <pthread.h>
 #include <sched.h>
@@ -103,6 +106,8 @@ typedef struct {
     int abandoned; /* an earlier part decoded through this one's stretch (scan->lock) */
     int joined;    /* an earlier part fell into step with this one (scan->lock) */
     atomic_int stop;
+    size_t first_interval; /* with restart markers: where this part starts, its MCUs' quota */
+    size_t quota_blocks;
     int next_part;      /* the later part this one fell into step with, -1 if none */
     size_t next_mcu;    /* that part's MCU there */
     uint16_t dc_sum[3]; /* the sums of its DC differences where it stopped */
@@ -115,6 +120,11 @@ struct split_scan {
     block_kind kinds[MAX_KINDS];
     int blocks_per_mcu;
     size_t total_blocks;
+    /* Restart markers: every restart_mcus MCUs (0: none) the DC values start again from 0
+     * and the data from the byte restart_byte[k] of bits (interval k). */
+    size_t restart_mcus;
+    size_t *restart_byte;
+    size_t n_intervals;
     int n_parts;
     split_part parts[MAX_PARTS];
     pthread_mutex_t lock;
@@ -354,13 +364,17 @@ static void *run_part(void *arg)
     uint64_t pos = part->start_bit;
     int phase = 0;
     uint16_t dc_sum[3] = {0, 0, 0};
-    int guessing = part->index > 0;
-    int later_index = part->index + 1;
+    /* With restart markers every part starts where an interval does: nothing to guess. */
+    int restarting = scan->restart_mcus != 0;
+    size_t interval = part->first_interval;
+    size_t quota = restarting ? part->quota_blocks : scan->total_blocks;
+    int guessing = part->index > 0 && !restarting;
+    int later_index = restarting ? scan->n_parts : part->index + 1;
     size_t cursor = 0; /* into the later part's log */
     int restarts = 0;
     part->next_part = -1;
 
-    while (part->n_blocks < scan->total_blocks && !atomic_load(&part->stop)) {
+    while (part->n_blocks < quota && !atomic_load(&part->stop)) {
         /* In a later part's stretch: does this MCU start where the later part's one does? */
         while (phase == 0 && later_index < scan->n_parts &&
                pos >= scan->parts[later_index].start_bit) {
@@ -395,6 +409,13 @@ static void *run_part(void *arg)
             else
                 part->log_bit[part->n_log++] = pos;
         }
+        if (restarting && phase == 0 && part->n_mcus && part->n_mcus % scan->restart_mcus == 0) {
+            /* The next interval: the last one must have ended before it, as libjpeg reads. */
+            if (pos > (uint64_t)scan->restart_byte[++interval] * 8) break;
+            pos = (uint64_t)scan->restart_byte[interval] * 8;
+            reader_start(&reader, scan->bits, pos);
+            memset(dc_sum, 0, sizeof dc_sum);
+        }
         if (phase == 0) {
             part->mcu_entry[part->n_mcus] = (uint32_t)part->n_entries;
             memcpy(part->mcu_dc[part->n_mcus], dc_sum, sizeof dc_sum);
@@ -421,6 +442,17 @@ static void *run_part(void *arg)
         }
     }
     memcpy(part->dc_sum, dc_sum, sizeof dc_sum);
+    if (restarting && part->n_blocks == quota) {
+        size_t next = interval + 1;
+        uint64_t end =
+            next < scan->n_intervals ? (uint64_t)scan->restart_byte[next] * 8 : scan->n_bits;
+        if (pos <= end && part->index + 1 < scan->n_parts) {
+            part->next_part = part->index + 1; /* which starts at its first MCU, DC at 0 */
+            part->next_mcu = 0;
+        } else if (pos > end) {
+            part->n_blocks = 0; /* read into the next interval: libjpeg says what is wrong */
+        }
+    }
     publish(part);
     return NULL;
 }
@@ -559,33 +591,39 @@ static uint64_t wanted_for(int size)
 
 /* ---- the whole decode ------------------------------------------------------------------- */
 
-/* The scan from its first byte to its closing marker, stuffed zeros dropped. n_bytes is set to
- * the bytes kept; 0 unless EOI follows (libjpeg is left what else may come). */
-static uint8_t *unstuff(const uint8_t *scan, size_t n_scan, size_t *n_bytes)
+/* The scan from its first byte to its closing marker, stuffed zeros dropped and restart
+ * markers taken out, where each interval's first byte is noted (scan->restart_byte). n_bytes is
+ * set to the bytes kept. NULL unless EOI follows, and the restart markers are the ones the
+ * header promises, in their order (libjpeg is left anything else). */
+static uint8_t *unstuff(const uint8_t *bytes, size_t n_scan, split_scan *scan, size_t *n_bytes)
 {
     uint8_t *out = yz_vision_alloc(n_scan + PAD_BYTES);
     if (!out) return NULL;
-    size_t n = 0, i = 0;
+    size_t n = 0, i = 0, restarts = 0;
     for (;;) {
-        const uint8_t *ff = memchr(scan + i, 0xFF, n_scan - i);
-        size_t run = (ff ? (size_t)(ff - scan) : n_scan) - i;
-        memcpy(out + n, scan + i, run);
+        const uint8_t *ff = memchr(bytes + i, 0xFF, n_scan - i);
+        size_t run = (ff ? (size_t)(ff - bytes) : n_scan) - i;
+        memcpy(out + n, bytes + i, run);
         n += run;
         i += run;
         if (!ff || i + 1 >= n_scan) break;
-        if (scan[i + 1] == 0x00) {
+        if (bytes[i + 1] == 0x00) {
             out[n++] = 0xFF;
             i += 2;
             continue;
         }
-        while (i + 1 < n_scan && scan[i + 1] == 0xFF)
-            i++;                                     /* fill bytes before a marker */
-        if (i + 1 < n_scan && scan[i + 1] == 0xD9) { /* EOI */
+        while (i + 1 < n_scan && bytes[i + 1] == 0xFF)
+            i++; /* fill bytes before a marker */
+        if (i + 1 >= n_scan) break;
+        int marker = bytes[i + 1];
+        if (marker == 0xD9 && restarts + 1 == scan->n_intervals) { /* EOI */
             memset(out + n, 0, PAD_BYTES);
             *n_bytes = n;
             return out;
         }
-        break;
+        if (marker != 0xD0 + (int)(restarts % 8) || restarts + 1 >= scan->n_intervals) break;
+        scan->restart_byte[++restarts] = n;
+        i += 2;
     }
     yz_vision_release(out);
     return NULL;
@@ -606,8 +644,8 @@ static int describe_scan(j_decompress_ptr cinfo, split_scan *scan, huff_table ta
     if (cinfo->progressive_mode || cinfo->arith_code || cinfo->data_precision != 8 ||
         cinfo->num_components != 3 || cinfo->comps_in_scan != 3 ||
         cinfo->jpeg_color_space != JCS_YCbCr || cinfo->out_color_space != JCS_RGB ||
-        cinfo->restart_interval != 0 || cinfo->Ss != 0 || cinfo->Se != 63 || cinfo->Ah != 0 ||
-        cinfo->Al != 0 || cinfo->scale_denom != 8 || cinfo->scale_num > 2)
+        cinfo->Ss != 0 || cinfo->Se != 63 || cinfo->Ah != 0 || cinfo->Al != 0 ||
+        cinfo->scale_denom != 8 || cinfo->scale_num > 2)
         return 0;
     int luma_size = (int)cinfo->scale_num;
     const jpeg_component_info *y = &cinfo->comp_info[0];
@@ -672,8 +710,10 @@ static int chain_segments(const split_scan *scan, segment segments[MAX_PARTS])
         done += to - from;
         if (done == total) return n + 1;
         if (part->next_part < 0) return 0;
-        for (int c = 0; c < 3; c++)
-            dc[c] = (uint16_t)(dc[c] + part->dc_sum[c] - part->mcu_dc[from][c]);
+        for (int c = 0; c < 3; c++) /* with restart markers each part starts from 0 */
+            dc[c] = scan->restart_mcus
+                        ? 0
+                        : (uint16_t)(dc[c] + part->dc_sum[c] - part->mcu_dc[from][c]);
         from = part->next_mcu;
         part = &scan->parts[part->next_part];
     }
@@ -713,6 +753,8 @@ static void *draw_rows(void *arg)
     memset(coef, 0, sizeof coef);
     for (size_t row = job->first_row; row < job->end_row; row++)
         for (size_t mx = 0; mx < (size_t)job->mcus_x; mx++, own++) {
+            if (scan->restart_mcus && (row * (size_t)job->mcus_x + mx) % scan->restart_mcus == 0)
+                memset(dc, 0, sizeof dc);
             if (own == seg->to_mcu) { /* on into the part the last one joined */
                 seg++;
                 part = seg->part;
@@ -788,10 +830,19 @@ int yz_vision_jpeg_split_decode(struct jpeg_decompress_struct *cinfo, const uint
     /* Parts far longer than their logs, or the guesses cost more than they save. */
     while (n_parts > 1 && scan->total_blocks / (size_t)n_parts < 16 * LOG_BLOCKS && !forced)
         n_parts--;
+    size_t total_mcus = scan->total_blocks / (size_t)scan->blocks_per_mcu;
+    scan->restart_mcus = cinfo->restart_interval;
+    scan->n_intervals =
+        scan->restart_mcus ? (total_mcus + scan->restart_mcus - 1) / scan->restart_mcus : 1;
+    /* With restart markers the parts start at intervals, each its own beginning: no guesses. */
+    if (scan->restart_mcus && (size_t)n_parts > scan->n_intervals) n_parts = (int)scan->n_intervals;
     if (n_parts < 2) goto fail_early;
     scan->n_parts = n_parts;
+    scan->restart_byte = yz_vision_alloc(scan->n_intervals * sizeof *scan->restart_byte);
+    if (!scan->restart_byte) goto fail_early;
+    scan->restart_byte[0] = 0;
     size_t n_bytes = 0;
-    uint8_t *bits = unstuff(scan_bytes, n_scan, &n_bytes);
+    uint8_t *bits = unstuff(scan_bytes, n_scan, scan, &n_bytes);
     if (!bits) goto fail_early;
     scan->bits = bits;
     scan->n_bits = (uint64_t)n_bytes * 8;
@@ -805,6 +856,14 @@ int yz_vision_jpeg_split_decode(struct jpeg_decompress_struct *cinfo, const uint
         part->index = i;
         part->next_part = -1;
         part->start_bit = (uint64_t)n_bytes * (uint64_t)i / (uint64_t)n_parts * 8;
+        if (scan->restart_mcus) {
+            part->first_interval = scan->n_intervals * (size_t)i / (size_t)n_parts;
+            size_t end = scan->n_intervals * (size_t)(i + 1) / (size_t)n_parts;
+            size_t first_mcu = part->first_interval * scan->restart_mcus;
+            size_t end_mcu = end == scan->n_intervals ? total_mcus : end * scan->restart_mcus;
+            part->start_bit = (uint64_t)scan->restart_byte[part->first_interval] * 8;
+            part->quota_blocks = (end_mcu - first_mcu) * (size_t)scan->blocks_per_mcu;
+        }
         size_t mcus = scan->total_blocks / (size_t)scan->blocks_per_mcu + 1;
         part->mcu_entry = yz_vision_alloc(mcus * sizeof *part->mcu_entry);
         part->mcu_dc = yz_vision_alloc(mcus * sizeof *part->mcu_dc);
@@ -878,12 +937,14 @@ int yz_vision_jpeg_split_decode(struct jpeg_decompress_struct *cinfo, const uint
     pthread_mutex_destroy(&scan->lock);
     yz_vision_release(bits);
     yz_vision_release(tables);
+    yz_vision_release(scan->restart_byte);
     yz_vision_release(scan);
     if (ok) atomic_fetch_add(&split_decodes, 1);
     return ok;
 
 fail_early:
     yz_vision_release(tables);
+    if (scan) yz_vision_release(scan->restart_byte);
     yz_vision_release(scan);
     return 0;
 }
