@@ -38,6 +38,17 @@ yz_vision_status yz_vision_decode_jpeg(const uint8_t *bytes, size_t n_bytes, con
 struct jpeg_decompress_struct;
 int yz_vision_jpeg_split_decode(struct jpeg_decompress_struct *cinfo, const uint8_t *scan,
                                 size_t n_scan, uint8_t *rgb);
+/* jpeg_idct.c: libjpeg's scaled IDCTs and YCbCr to RGB, integer for integer, for jpeg_split.c.
+ * prepare once before the others (its tables). The coefficients (natural order) the IDCT of
+ * size (1, 2 or 4) reads, a bit each; a block (natural order, quantised, with its table) to
+ * size x size pixels, rows stride apart, dc_only when nothing but coef[0] can be nonzero; one
+ * row of full-size YCbCr planes to packed RGB. */
+void yz_vision_idct_prepare(void);
+uint64_t yz_vision_idct_reads(int size);
+void yz_vision_idct_scaled(int size, const int16_t coef[64], const uint16_t quant[64], int dc_only,
+                           uint8_t *out, size_t stride);
+void yz_vision_ycc_row_to_rgb(const uint8_t *y, const uint8_t *cb, const uint8_t *cr, int width,
+                              uint8_t *rgb);
 yz_vision_status yz_vision_decode_png(const uint8_t *bytes, size_t n_bytes, const char *name,
                                       yz_vision_decoded *out, yz_vision_error *err);
 /* HEIC comes out upright and at full size (orientation 1): HEVC has no cheap scaled decode. */

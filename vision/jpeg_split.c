@@ -19,9 +19,8 @@
  * It takes what phones write: baseline Huffman, 8-bit YCbCr, one interleaved scan, 4:2:0 or
  * 4:4:4, scaled to 1/8 or 2/8. Anything else, and anything off in the data (a code no table
  * holds, a scan that ends early, a restart marker out of its turn), is left to libjpeg, which
- * says what is wrong. The scaled IDCTs and the colour conversion follow libjpeg's integer
- * arithmetic (jidctred.c, jdcolor.c) step by step; tests/test_vision_decode.c checks the pixels
- * are identical. */
+ * says what is wrong. The scaled IDCTs and the colour conversion (jpeg_idct.c) follow libjpeg's
+ * integer arithmetic step by step; tests/test_vision_decode.c checks the pixels are identical. */
 #define _GNU_SOURCE /* sched_getaffinity: the cores this process may use, as taskset sets them */
 #include <pthread.h>
 #include <sched.h>
@@ -457,138 +456,6 @@ static void *run_part(void *arg)
     return NULL;
 }
 
-/* ---- the scaled IDCTs and the colour conversion, as libjpeg computes them ------------------ */
-
-#define CONST_BITS 13
-#define PASS1_BITS 2
-#define DESCALE(x, n) (((x) + ((int32_t)1 << ((n)-1))) >> (n))
-
-/* libjpeg's post-IDCT range limit: x & 1023 looked up, so that a wild value wraps as it does. */
-static uint8_t idct_limit[1024];
-static uint8_t clamp_table[256 * 3];
-static int cr_r[256], cb_b[256];
-static int32_t cr_g[256], cb_g[256];
-static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
-
-static void build_tables(void)
-{
-    for (int i = 0; i < 1024; i++)
-        idct_limit[i] = (uint8_t)(i < 128 ? i + 128 : i < 512 ? 255 : i < 896 ? 0 : i - 896);
-    for (int i = 0; i < 768; i++)
-        clamp_table[i] = (uint8_t)(i < 256 ? 0 : i < 512 ? i - 256 : 255);
-    for (int i = 0; i < 256; i++) {
-        int32_t x = i - 128;
-        cr_r[i] = (int)((91881 * x + 32768) >> 16);  /* FIX(1.40200) */
-        cb_b[i] = (int)((116130 * x + 32768) >> 16); /* FIX(1.77200) */
-        cr_g[i] = -46802 * x;                        /* FIX(0.71414) */
-        cb_g[i] = -22554 * x + 32768;                /* FIX(0.34414), plus a half */
-    }
-}
-
-static void idct_1x1(const int16_t *c, const uint16_t *q, uint8_t *out, size_t stride)
-{
-    (void)stride;
-    int dc = c[0] * q[0];
-    out[0] = idct_limit[DESCALE(dc, 3) & 1023];
-}
-
-static void idct_2x2(const int16_t *c, const uint16_t *q, uint8_t *out, size_t stride)
-{
-    int work[8 * 2];
-    static const int columns[5] = {0, 1, 3, 5, 7};
-    for (int i = 0; i < 5; i++) {
-        int col = columns[i];
-        const int16_t *in = c + col;
-        const uint16_t *qc = q + col;
-        if (!in[8] && !in[24] && !in[40] && !in[56]) {
-            int dc = (in[0] * qc[0]) * (1 << PASS1_BITS);
-            work[col] = work[8 + col] = dc;
-            continue;
-        }
-        int32_t even = (int32_t)(in[0] * qc[0]) * (1 << (CONST_BITS + 2));
-        int32_t odd = (int32_t)(in[56] * qc[56]) * -5906 + (int32_t)(in[40] * qc[40]) * 6967 +
-                      (int32_t)(in[24] * qc[24]) * -10426 + (int32_t)(in[8] * qc[8]) * 29692;
-        work[col] = (int)DESCALE(even + odd, CONST_BITS - PASS1_BITS + 2);
-        work[8 + col] = (int)DESCALE(even - odd, CONST_BITS - PASS1_BITS + 2);
-    }
-    for (int row = 0; row < 2; row++) {
-        const int *w = work + 8 * row;
-        uint8_t *o = out + row * stride;
-        if (!w[1] && !w[3] && !w[5] && !w[7]) {
-            o[0] = o[1] = idct_limit[DESCALE(w[0], PASS1_BITS + 3) & 1023];
-            continue;
-        }
-        int32_t even = (int32_t)w[0] * (1 << (CONST_BITS + 2));
-        int32_t odd = (int32_t)w[7] * -5906 + (int32_t)w[5] * 6967 + (int32_t)w[3] * -10426 +
-                      (int32_t)w[1] * 29692;
-        o[0] = idct_limit[DESCALE(even + odd, CONST_BITS + PASS1_BITS + 3 + 2) & 1023];
-        o[1] = idct_limit[DESCALE(even - odd, CONST_BITS + PASS1_BITS + 3 + 2) & 1023];
-    }
-}
-
-/* The even and odd halves of the 4-point IDCT both passes share. */
-static inline void idct4_parts(int32_t x0, int32_t x2, int32_t x6, int32_t x1, int32_t x3,
-                               int32_t x5, int32_t x7, int32_t out[4], int shift)
-{
-    int32_t t0 = x0 * (1 << (CONST_BITS + 1));
-    int32_t t2 = x2 * 15137 + x6 * -6270;
-    int32_t even0 = t0 + t2, even1 = t0 - t2;
-    int32_t odd0 = x7 * -1730 + x5 * 11893 + x3 * -17799 + x1 * 8697;
-    int32_t odd2 = x7 * -4176 + x5 * -4926 + x3 * 7373 + x1 * 20995;
-    out[0] = DESCALE(even0 + odd2, shift);
-    out[3] = DESCALE(even0 - odd2, shift);
-    out[1] = DESCALE(even1 + odd0, shift);
-    out[2] = DESCALE(even1 - odd0, shift);
-}
-
-static void idct_4x4(const int16_t *c, const uint16_t *q, uint8_t *out, size_t stride)
-{
-    int32_t work[8 * 4];
-    for (int col = 0; col < 8; col++) {
-        if (col == 4) continue;
-        const int16_t *in = c + col;
-        const uint16_t *qc = q + col;
-        if (!in[8] && !in[16] && !in[24] && !in[40] && !in[48] && !in[56]) {
-            int32_t dc = (int32_t)(in[0] * qc[0]) * (1 << PASS1_BITS);
-            work[col] = work[8 + col] = work[16 + col] = work[24 + col] = dc;
-            continue;
-        }
-        int32_t column[4];
-        idct4_parts(in[0] * qc[0], in[16] * qc[16], in[48] * qc[48], in[8] * qc[8], in[24] * qc[24],
-                    in[40] * qc[40], in[56] * qc[56], column, CONST_BITS - PASS1_BITS + 1);
-        for (int r = 0; r < 4; r++)
-            work[8 * r + col] = column[r];
-    }
-    for (int row = 0; row < 4; row++) {
-        const int32_t *w = work + 8 * row;
-        uint8_t *o = out + row * stride;
-        if (!w[1] && !w[2] && !w[3] && !w[5] && !w[6] && !w[7]) {
-            o[0] = o[1] = o[2] = o[3] = idct_limit[DESCALE(w[0], PASS1_BITS + 3) & 1023];
-            continue;
-        }
-        int32_t line[4];
-        idct4_parts(w[0], w[2], w[6], w[1], w[3], w[5], w[7], line,
-                    CONST_BITS + PASS1_BITS + 3 + 1);
-        for (int i = 0; i < 4; i++)
-            o[i] = idct_limit[line[i] & 1023];
-    }
-}
-
-typedef void (*idct_fn)(const int16_t *c, const uint16_t *q, uint8_t *out, size_t stride);
-
-/* The coefficients (natural order) libjpeg's IDCT of that size reads. */
-static uint64_t wanted_for(int size)
-{
-    static const char rows_2[8] = {1, 1, 0, 1, 0, 1, 0, 1}, rows_4[8] = {1, 1, 1, 1, 0, 1, 1, 1};
-    uint64_t mask = 0;
-    for (int i = 0; i < 64; i++) {
-        int r = i / 8, c = i % 8;
-        int used = size == 1 ? i == 0 : size == 2 ? rows_2[r] && rows_2[c] : rows_4[r] && rows_4[c];
-        if (used) mask |= 1ull << i;
-    }
-    return mask;
-}
-
 /* ---- the whole decode ------------------------------------------------------------------- */
 
 /* The scan from its first byte to its closing marker, stuffed zeros dropped and restart
@@ -676,7 +543,7 @@ static int describe_scan(j_decompress_ptr cinfo, split_scan *scan, huff_table ta
                 kind->dc = dc;
                 kind->ac = ac;
                 kind->quant = cinfo->quant_tbl_ptrs[comp->quant_tbl_no]->quantval;
-                kind->wanted = wanted_for(ssize[c]);
+                kind->wanted = yz_vision_idct_reads(ssize[c]);
                 kind->component = c;
                 kind->bx = bx;
                 kind->by = by;
@@ -732,10 +599,9 @@ typedef struct {
     uint8_t *rgb;
 } rows_job;
 
-/* The IDCTs of a run of MCU rows into the planes, then those rows to RGB (jdcolor.c). */
+/* The IDCTs of a run of MCU rows into the planes, then those rows to RGB. */
 static void *draw_rows(void *arg)
 {
-    static const idct_fn idcts[5] = {NULL, idct_1x1, idct_2x2, NULL, idct_4x4};
     const rows_job *job = arg;
     const split_scan *scan = job->scan;
     size_t mcu = job->first_row * (size_t)job->mcus_x;
@@ -774,35 +640,20 @@ static void *draw_rows(void *arg)
                 size_t s = (size_t)job->ssize[c];
                 size_t x = (mx * (size_t)job->h_samp[c] + (size_t)kind->bx) * s;
                 size_t y = (row * (size_t)job->v_samp[c] + (size_t)kind->by) * s;
-                uint8_t *out = job->planes[c] + y * job->plane_w[c] + x;
-                if (entry == first_ac) {
-                    /* DC alone: every scaled IDCT gives its rounded eighth everywhere. */
-                    uint8_t flat = idct_limit[DESCALE(coef[0] * kind->quant[0], 3) & 1023];
-                    for (size_t i = 0; i < s; i++)
-                        memset(out + i * job->plane_w[c], flat, s);
-                    continue;
-                }
-                idcts[s](coef, kind->quant, out, job->plane_w[c]);
+                yz_vision_idct_scaled((int)s, coef, kind->quant, entry == first_ac,
+                                      job->planes[c] + y * job->plane_w[c] + x, job->plane_w[c]);
                 for (size_t e = first_ac; e < entry; e++)
                     coef[part->entries[e] >> 16] = 0;
             }
         }
 
-    const uint8_t *clamp = clamp_table + 256;
     size_t y_end = job->end_row * (size_t)job->rows_per_mcu;
     if (y_end > (size_t)job->height) y_end = (size_t)job->height;
-    for (size_t y = job->first_row * (size_t)job->rows_per_mcu; y < y_end; y++) {
-        const uint8_t *py = job->planes[0] + y * job->plane_w[0];
-        const uint8_t *pb = job->planes[1] + y * job->plane_w[1];
-        const uint8_t *pr = job->planes[2] + y * job->plane_w[2];
-        uint8_t *out = job->rgb + y * (size_t)job->width * 3;
-        for (int x = 0; x < job->width; x++) {
-            int luma = py[x], cb = pb[x], cr = pr[x];
-            out[3 * x] = clamp[luma + cr_r[cr]];
-            out[3 * x + 1] = clamp[luma + (int)((cb_g[cb] + cr_g[cr]) >> 16)];
-            out[3 * x + 2] = clamp[luma + cb_b[cb]];
-        }
-    }
+    for (size_t y = job->first_row * (size_t)job->rows_per_mcu; y < y_end; y++)
+        yz_vision_ycc_row_to_rgb(job->planes[0] + y * job->plane_w[0],
+                                 job->planes[1] + y * job->plane_w[1],
+                                 job->planes[2] + y * job->plane_w[2], job->width,
+                                 job->rgb + y * (size_t)job->width * 3);
     return NULL;
 }
 
@@ -820,7 +671,7 @@ int yz_vision_jpeg_split_decode(struct jpeg_decompress_struct *cinfo, const uint
     if (!scan || !tables) goto fail_early;
     memset(scan, 0, sizeof *scan);
     if (!describe_scan(cinfo, scan, tables, ssize)) goto fail_early;
-    pthread_once(&tables_once, build_tables);
+    yz_vision_idct_prepare();
 
     int max_h = cinfo->max_h_samp_factor, max_v = cinfo->max_v_samp_factor;
     int mcus_x = (int)((cinfo->image_width + 8u * (unsigned)max_h - 1) / (8u * (unsigned)max_h));
