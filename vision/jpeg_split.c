@@ -715,11 +715,10 @@ int yz_vision_jpeg_split_decode(struct jpeg_decompress_struct *cinfo, const uint
             part->start_bit = (uint64_t)scan->restart_byte[part->first_interval] * 8;
             part->quota_blocks = (end_mcu - first_mcu) * (size_t)scan->blocks_per_mcu;
         }
-        size_t mcus = scan->total_blocks / (size_t)scan->blocks_per_mcu + 1;
-        part->mcu_entry = yz_vision_alloc(mcus * sizeof *part->mcu_entry);
-        part->mcu_dc = yz_vision_alloc(mcus * sizeof *part->mcu_dc);
+        part->mcu_entry = yz_vision_alloc((total_mcus + 1) * sizeof *part->mcu_entry);
+        part->mcu_dc = yz_vision_alloc((total_mcus + 1) * sizeof *part->mcu_dc);
         if (!part->mcu_entry || !part->mcu_dc) ok = 0;
-        if (i > 0) {
+        if (i > 0 && !scan->restart_mcus) {
             part->log_bit = yz_vision_alloc(LOG_BLOCKS * sizeof *part->log_bit);
             if (!part->log_bit) ok = 0;
         }
