@@ -448,7 +448,7 @@ typedef struct {
     int restart_rows, restart_mcus; /* restart markers every so many MCU rows, or MCUs */
 } split_case;
 
-/* A wide strip, wide enough that 1000 px is 2/8 (or 1/8) of it: busy noise on the left, where
+/* A wide strip, wide enough that it is read at 3/8, 2/8 or 1/8: busy noise on the left, where
  * every block has many coefficients, flat tiles on the right, where most have a DC alone. */
 static buffer make_wide_jpeg(const split_case *c)
 {
@@ -540,11 +540,15 @@ static void split_scans_give_libjpegs_pixels(void **state)
         {4000, 96, 1, 60, 1, 0, 0, 0},  {8005, 77, 1, 85, 0, 0, 0, 0}, /* read at 1/8 */
         {4003, 157, 1, 90, 0, 0, 1, 0}, /* restart markers every MCU row */
         {4003, 157, 0, 85, 1, 0, 0, 7}, /* every 7 MCUs, across rows */
+        {3265, 97, 1, 90, 0, 0, 0, 0},  /* read at 3/8 (8 MP photos are) */
+        {3265, 97, 0, 80, 1, 0, 0, 5},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         buffer jpeg = make_wide_jpeg(&cases[i]);
         int w, h;
-        uint8_t *want = libjpeg_pixels(&jpeg, cases[i].w > 8000 ? 1 : 2, &w, &h);
+        /* The scale jpeg.c picks: the smallest that keeps 1000 px, at most 1280. */
+        int scale = cases[i].w > 8000 ? 1 : cases[i].w >= 4000 ? 2 : 3;
+        uint8_t *want = libjpeg_pixels(&jpeg, scale, &w, &h);
         static const int parts[] = {2, 3, 8, 1};
         for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++) {
             yz_vision_decoded got;

@@ -31,7 +31,7 @@ typedef struct {
 yz_vision_status yz_vision_decode_jpeg(const uint8_t *bytes, size_t n_bytes, const char *name,
                                        int max_long_side, yz_vision_decoded *out,
                                        yz_vision_error *err);
-/* jpeg_split.c: the scan of a baseline 4:2:0 or 4:4:4 YCbCr JPEG scaled to 1/8 or 2/8, decoded
+/* jpeg_split.c: the scan of a baseline 4:2:0 or 4:4:4 YCbCr JPEG scaled to 1/8 to 3/8, decoded
  * on every core into rgb (cinfo's output size), the same pixels libjpeg gives. cinfo has read
  * the header and calculated the output size; the scan's bytes follow. 0 when the file is not of
  * that kind or its data are off in any way: libjpeg then decodes it and says what is wrong. */
@@ -40,7 +40,7 @@ int yz_vision_jpeg_split_decode(struct jpeg_decompress_struct *cinfo, const uint
                                 size_t n_scan, uint8_t *rgb);
 /* jpeg_idct.c: libjpeg's scaled IDCTs and YCbCr to RGB, integer for integer, for jpeg_split.c.
  * prepare once before the others (its tables). The coefficients (natural order) the IDCT of
- * size (1, 2 or 4) reads, a bit each; a block (natural order, quantised, with its table) to
+ * size (1, 2, 3, 4 or 6) reads, a bit each; a block (natural order, quantised, with its table) to
  * size x size pixels, rows stride apart, dc_only when nothing but coef[0] can be nonzero; one
  * row of full-size YCbCr planes to packed RGB. */
 void yz_vision_idct_prepare(void);

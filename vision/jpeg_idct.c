@@ -1,7 +1,7 @@
-/* jpeg_idct.c - libjpeg-turbo's scaled IDCTs (an 8x8 block to 1x1, 2x2 or 4x4 pixels,
- * jidctred.c) and its YCbCr to RGB (jdcolor.c), integer for integer, so that
- * vision/jpeg_split.c gives the very pixels libjpeg does. The range limits wrap as libjpeg's
- * tables do (x & 1023 looked up), so even corrupt coefficients come out the same. */
+/* jpeg_idct.c - libjpeg-turbo's scaled IDCTs (an 8x8 block to 1x1, 2x2, 3x3, 4x4 or 6x6
+ * pixels, jidctred.c and jidctint.c) and its YCbCr to RGB (jdcolor.c), integer for integer, so
+ * that vision/jpeg_split.c gives the very pixels libjpeg does. The range limit wraps as
+ * libjpeg's table does (x & 1023 looked up). */
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
@@ -34,11 +34,14 @@ static void build_tables(void)
     }
 }
 
+/* libjpeg's JLONG is a long: 64 bits here, and its passes hand on ints. */
+typedef int64_t wide;
+#define DEQ(i) ((wide)c[i] * q[i])
+
 static void idct_1x1(const int16_t *c, const uint16_t *q, uint8_t *out, size_t stride)
 {
     (void)stride;
-    int dc = c[0] * q[0];
-    out[0] = idct_limit[DESCALE(dc, 3) & 1023];
+    out[0] = idct_limit[(int)DESCALE(DEQ(0), 3) & 1023];
 }
 
 static void idct_2x2(const int16_t *c, const uint16_t *q, uint8_t *out, size_t stride)
@@ -46,44 +49,41 @@ static void idct_2x2(const int16_t *c, const uint16_t *q, uint8_t *out, size_t s
     int work[8 * 2];
     static const int columns[5] = {0, 1, 3, 5, 7};
     for (int i = 0; i < 5; i++) {
-        int col = columns[i];
-        const int16_t *in = c + col;
-        const uint16_t *qc = q + col;
-        if (!in[8] && !in[24] && !in[40] && !in[56]) {
-            int dc = (in[0] * qc[0]) * (1 << PASS1_BITS);
-            work[col] = work[8 + col] = dc;
+        int k = columns[i];
+        if (!c[8 + k] && !c[24 + k] && !c[40 + k] && !c[56 + k]) {
+            work[k] = work[8 + k] = (int)(DEQ(k) * (1 << PASS1_BITS));
             continue;
         }
-        int32_t even = (int32_t)(in[0] * qc[0]) * (1 << (CONST_BITS + 2));
-        int32_t odd = (int32_t)(in[56] * qc[56]) * -5906 + (int32_t)(in[40] * qc[40]) * 6967 +
-                      (int32_t)(in[24] * qc[24]) * -10426 + (int32_t)(in[8] * qc[8]) * 29692;
-        work[col] = (int)DESCALE(even + odd, CONST_BITS - PASS1_BITS + 2);
-        work[8 + col] = (int)DESCALE(even - odd, CONST_BITS - PASS1_BITS + 2);
+        wide even = DEQ(k) * (1 << (CONST_BITS + 2));
+        wide odd =
+            DEQ(56 + k) * -5906 + DEQ(40 + k) * 6967 + DEQ(24 + k) * -10426 + DEQ(8 + k) * 29692;
+        work[k] = (int)DESCALE(even + odd, CONST_BITS - PASS1_BITS + 2);
+        work[8 + k] = (int)DESCALE(even - odd, CONST_BITS - PASS1_BITS + 2);
     }
     for (int row = 0; row < 2; row++) {
         const int *w = work + 8 * row;
         uint8_t *o = out + row * stride;
         if (!w[1] && !w[3] && !w[5] && !w[7]) {
-            o[0] = o[1] = idct_limit[DESCALE(w[0], PASS1_BITS + 3) & 1023];
+            o[0] = o[1] = idct_limit[(int)DESCALE((wide)w[0], PASS1_BITS + 3) & 1023];
             continue;
         }
-        int32_t even = (int32_t)w[0] * (1 << (CONST_BITS + 2));
-        int32_t odd = (int32_t)w[7] * -5906 + (int32_t)w[5] * 6967 + (int32_t)w[3] * -10426 +
-                      (int32_t)w[1] * 29692;
-        o[0] = idct_limit[DESCALE(even + odd, CONST_BITS + PASS1_BITS + 3 + 2) & 1023];
-        o[1] = idct_limit[DESCALE(even - odd, CONST_BITS + PASS1_BITS + 3 + 2) & 1023];
+        wide even = (wide)w[0] * (1 << (CONST_BITS + 2));
+        wide odd =
+            (wide)w[7] * -5906 + (wide)w[5] * 6967 + (wide)w[3] * -10426 + (wide)w[1] * 29692;
+        o[0] = idct_limit[(int)DESCALE(even + odd, CONST_BITS + PASS1_BITS + 3 + 2) & 1023];
+        o[1] = idct_limit[(int)DESCALE(even - odd, CONST_BITS + PASS1_BITS + 3 + 2) & 1023];
     }
 }
 
-/* The even and odd halves of the 4-point IDCT both passes share. */
-static inline void idct4_parts(int32_t x0, int32_t x2, int32_t x6, int32_t x1, int32_t x3,
-                               int32_t x5, int32_t x7, int32_t out[4], int shift)
+/* The 4-point IDCT both passes share: x0, x2, x6 the even inputs, x1, x3, x5, x7 the odd. */
+static inline void idct4_parts(wide x0, wide x2, wide x6, wide x1, wide x3, wide x5, wide x7,
+                               wide out[4], int shift)
 {
-    int32_t t0 = x0 * (1 << (CONST_BITS + 1));
-    int32_t t2 = x2 * 15137 + x6 * -6270;
-    int32_t even0 = t0 + t2, even1 = t0 - t2;
-    int32_t odd0 = x7 * -1730 + x5 * 11893 + x3 * -17799 + x1 * 8697;
-    int32_t odd2 = x7 * -4176 + x5 * -4926 + x3 * 7373 + x1 * 20995;
+    wide t0 = x0 * (1 << (CONST_BITS + 1));
+    wide t2 = x2 * 15137 + x6 * -6270;
+    wide even0 = t0 + t2, even1 = t0 - t2;
+    wide odd0 = x7 * -1730 + x5 * 11893 + x3 * -17799 + x1 * 8697;
+    wide odd2 = x7 * -4176 + x5 * -4926 + x3 * 7373 + x1 * 20995;
     out[0] = DESCALE(even0 + odd2, shift);
     out[3] = DESCALE(even0 - odd2, shift);
     out[1] = DESCALE(even1 + odd0, shift);
@@ -92,44 +92,119 @@ static inline void idct4_parts(int32_t x0, int32_t x2, int32_t x6, int32_t x1, i
 
 static void idct_4x4(const int16_t *c, const uint16_t *q, uint8_t *out, size_t stride)
 {
-    int32_t work[8 * 4];
-    for (int col = 0; col < 8; col++) {
-        if (col == 4) continue;
-        const int16_t *in = c + col;
-        const uint16_t *qc = q + col;
-        if (!in[8] && !in[16] && !in[24] && !in[40] && !in[48] && !in[56]) {
-            int32_t dc = (int32_t)(in[0] * qc[0]) * (1 << PASS1_BITS);
-            work[col] = work[8 + col] = work[16 + col] = work[24 + col] = dc;
+    int work[8 * 4];
+    for (int k = 0; k < 8; k++) {
+        if (k == 4) continue;
+        if (!c[8 + k] && !c[16 + k] && !c[24 + k] && !c[40 + k] && !c[48 + k] && !c[56 + k]) {
+            work[k] = work[8 + k] = work[16 + k] = work[24 + k] = (int)(DEQ(k) * (1 << PASS1_BITS));
             continue;
         }
-        int32_t column[4];
-        idct4_parts(in[0] * qc[0], in[16] * qc[16], in[48] * qc[48], in[8] * qc[8], in[24] * qc[24],
-                    in[40] * qc[40], in[56] * qc[56], column, CONST_BITS - PASS1_BITS + 1);
+        wide column[4];
+        idct4_parts(DEQ(k), DEQ(16 + k), DEQ(48 + k), DEQ(8 + k), DEQ(24 + k), DEQ(40 + k),
+                    DEQ(56 + k), column, CONST_BITS - PASS1_BITS + 1);
         for (int r = 0; r < 4; r++)
-            work[8 * r + col] = column[r];
+            work[8 * r + k] = (int)column[r];
     }
     for (int row = 0; row < 4; row++) {
-        const int32_t *w = work + 8 * row;
+        const int *w = work + 8 * row;
         uint8_t *o = out + row * stride;
         if (!w[1] && !w[2] && !w[3] && !w[5] && !w[6] && !w[7]) {
-            o[0] = o[1] = o[2] = o[3] = idct_limit[DESCALE(w[0], PASS1_BITS + 3) & 1023];
+            o[0] = o[1] = o[2] = o[3] = idct_limit[(int)DESCALE((wide)w[0], PASS1_BITS + 3) & 1023];
             continue;
         }
-        int32_t line[4];
+        wide line[4];
         idct4_parts(w[0], w[2], w[6], w[1], w[3], w[5], w[7], line,
                     CONST_BITS + PASS1_BITS + 3 + 1);
         for (int i = 0; i < 4; i++)
-            o[i] = idct_limit[line[i] & 1023];
+            o[i] = idct_limit[(int)line[i] & 1023];
+    }
+}
+
+/* jidctint.c's 3x3 and 6x6, which add their rounding before the passes instead of after. */
+#define FIX_0_707106781 5793
+#define FIX_1_224744871 10033
+#define FIX_0_366025404 2998
+
+static void idct_3x3(const int16_t *c, const uint16_t *q, uint8_t *out, size_t stride)
+{
+    int work[3 * 3];
+    for (int k = 0; k < 3; k++) {
+        wide t0 = DEQ(k) * (1 << CONST_BITS) + (1 << (CONST_BITS - PASS1_BITS - 1));
+        wide t12 = DEQ(16 + k) * FIX_0_707106781;
+        wide t10 = t0 + t12, t2 = t0 - t12 - t12;
+        wide odd = DEQ(8 + k) * FIX_1_224744871;
+        work[k] = (int)((t10 + odd) >> (CONST_BITS - PASS1_BITS));
+        work[6 + k] = (int)((t10 - odd) >> (CONST_BITS - PASS1_BITS));
+        work[3 + k] = (int)(t2 >> (CONST_BITS - PASS1_BITS));
+    }
+    for (int row = 0; row < 3; row++) {
+        const int *w = work + 3 * row;
+        uint8_t *o = out + row * stride;
+        wide t0 = ((wide)w[0] + (1 << (PASS1_BITS + 2))) * (1 << CONST_BITS);
+        wide t12 = (wide)w[2] * FIX_0_707106781;
+        wide t10 = t0 + t12, t2 = t0 - t12 - t12;
+        wide odd = (wide)w[1] * FIX_1_224744871;
+        o[0] = idct_limit[(int)((t10 + odd) >> (CONST_BITS + PASS1_BITS + 3)) & 1023];
+        o[2] = idct_limit[(int)((t10 - odd) >> (CONST_BITS + PASS1_BITS + 3)) & 1023];
+        o[1] = idct_limit[(int)(t2 >> (CONST_BITS + PASS1_BITS + 3)) & 1023];
+    }
+}
+
+/* The 6-point IDCT both passes share; pass 1 keeps one of its outputs unshifted (odd1). */
+static inline void idct6_parts(wide t0, wide x2, wide x4, wide z1, wide z2, wide z3, int pass1,
+                               wide out[6])
+{
+    int shift = pass1 ? CONST_BITS - PASS1_BITS : CONST_BITS + PASS1_BITS + 3;
+    wide t10 = x4 * FIX_0_707106781;
+    wide t1 = t0 + t10;
+    wide t11 = t0 - t10 - t10;
+    if (pass1) t11 >>= CONST_BITS - PASS1_BITS;
+    wide t0b = x2 * FIX_1_224744871;
+    wide e10 = t1 + t0b, e12 = t1 - t0b;
+    wide m = (z1 + z3) * FIX_0_366025404;
+    wide o0 = m + (z1 + z2) * (1 << CONST_BITS);
+    wide o2 = m + (z3 - z2) * (1 << CONST_BITS);
+    wide o1 = (z1 - z2 - z3) * (1 << (pass1 ? PASS1_BITS : CONST_BITS));
+    out[0] = (e10 + o0) >> shift;
+    out[5] = (e10 - o0) >> shift;
+    out[2] = (e12 + o2) >> shift;
+    out[3] = (e12 - o2) >> shift;
+    out[1] = pass1 ? t11 + o1 : (t11 + o1) >> shift;
+    out[4] = pass1 ? t11 - o1 : (t11 - o1) >> shift;
+}
+
+static void idct_6x6(const int16_t *c, const uint16_t *q, uint8_t *out, size_t stride)
+{
+    int work[6 * 6];
+    for (int k = 0; k < 6; k++) {
+        wide column[6];
+        wide t0 = DEQ(k) * (1 << CONST_BITS) + (1 << (CONST_BITS - PASS1_BITS - 1));
+        idct6_parts(t0, DEQ(16 + k), DEQ(32 + k), DEQ(8 + k), DEQ(24 + k), DEQ(40 + k), 1, column);
+        for (int r = 0; r < 6; r++)
+            work[6 * r + k] = (int)column[r];
+    }
+    for (int row = 0; row < 6; row++) {
+        const int *w = work + 6 * row;
+        uint8_t *o = out + row * stride;
+        wide line[6];
+        wide t0 = ((wide)w[0] + (1 << (PASS1_BITS + 2))) * (1 << CONST_BITS);
+        idct6_parts(t0, w[2], w[4], w[1], w[3], w[5], 0, line);
+        for (int i = 0; i < 6; i++)
+            o[i] = idct_limit[(int)line[i] & 1023];
     }
 }
 
 uint64_t yz_vision_idct_reads(int size)
 {
+    /* jidctred.c's 2x2 and 4x4 skip rows and columns 2, 4, 6 and 4; jidctint.c's 3x3 and 6x6
+     * read the top-left 3x3 and 6x6. */
     static const char rows_2[8] = {1, 1, 0, 1, 0, 1, 0, 1}, rows_4[8] = {1, 1, 1, 1, 0, 1, 1, 1};
     uint64_t mask = 0;
     for (int i = 0; i < 64; i++) {
         int r = i / 8, c = i % 8;
-        int used = size == 1 ? i == 0 : size == 2 ? rows_2[r] && rows_2[c] : rows_4[r] && rows_4[c];
+        int used = size == 2   ? rows_2[r] && rows_2[c]
+                   : size == 4 ? rows_4[r] && rows_4[c]
+                               : r < size && c < size;
         if (used) mask |= 1ull << i;
     }
     return mask;
@@ -147,12 +222,10 @@ void yz_vision_idct_scaled(int size, const int16_t coef[64], const uint16_t quan
         uint8_t flat = idct_limit[DESCALE(coef[0] * quant[0], 3) & 1023];
         for (int i = 0; i < size; i++)
             memset(out + (size_t)i * stride, flat, (size_t)size);
-    } else if (size == 1) {
-        idct_1x1(coef, quant, out, stride);
-    } else if (size == 2) {
-        idct_2x2(coef, quant, out, stride);
     } else {
-        idct_4x4(coef, quant, out, stride);
+        static void (*const idct[7])(const int16_t *, const uint16_t *, uint8_t *, size_t) = {
+            NULL, idct_1x1, idct_2x2, idct_3x3, idct_4x4, NULL, idct_6x6};
+        idct[size](coef, quant, out, stride);
     }
 }
 

@@ -17,7 +17,7 @@
  * part starts at an interval instead, where the DC values start from 0 again: no guessing.
  *
  * It takes what phones write: baseline Huffman, 8-bit YCbCr, one interleaved scan, 4:2:0 or
- * 4:4:4, scaled to 1/8 or 2/8. Anything else, and anything off in the data (a code no table
+ * 4:4:4, scaled to 1/8, 2/8 or 3/8. Anything else, and anything off in the data (a code no table
  * holds, a scan that ends early, a restart marker out of its turn), is left to libjpeg, which
  * says what is wrong. The scaled IDCTs and the colour conversion (jpeg_idct.c) follow libjpeg's
  * integer arithmetic step by step; tests/test_vision_decode.c checks the pixels are identical. */
@@ -259,8 +259,10 @@ static int decode_block(const block_kind *kind, bit_reader *restrict reader, uin
     bit_reader r = *reader;
     size_t n = *n_out;
     if (r.count < 32) refill(&r);
+    /* Values past what 8-bit samples can give (DC differences of 11 bits, AC values of 10) are
+     * left to libjpeg, whose own SIMD and C code part ways on them. */
     int s = decode_symbol(kind->dc, &r);
-    if (s < 0) return 0;
+    if (s < 0 || s > 11) return 0;
     out[n++] = (uint16_t)(s ? take_value(&r, s) : 0);
     const huff_table *ac = kind->ac;
     const uint64_t wanted = kind->wanted;
@@ -280,6 +282,7 @@ static int decode_block(const block_kind *kind, bit_reader *restrict reader, uin
             int run = rs >> 4;
             s = rs & 15;
             if (!s && run != 15) break;
+            if (s > 10) return 0;
             k += run;
             value = s ? take_value(&r, s) : 0;
         }
@@ -512,7 +515,7 @@ static int describe_scan(j_decompress_ptr cinfo, split_scan *scan, huff_table ta
         cinfo->num_components != 3 || cinfo->comps_in_scan != 3 ||
         cinfo->jpeg_color_space != JCS_YCbCr || cinfo->out_color_space != JCS_RGB ||
         cinfo->Ss != 0 || cinfo->Se != 63 || cinfo->Ah != 0 || cinfo->Al != 0 ||
-        cinfo->scale_denom != 8 || cinfo->scale_num > 2)
+        cinfo->scale_denom != 8 || cinfo->scale_num > 3)
         return 0;
     int luma_size = (int)cinfo->scale_num;
     const jpeg_component_info *y = &cinfo->comp_info[0];
@@ -525,7 +528,7 @@ static int describe_scan(j_decompress_ptr cinfo, split_scan *scan, huff_table ta
             return 0;
         /* libjpeg scales chroma up in the IDCT rather than upsampling it (jdmaster.c). */
         ssize[c] = luma_size * y->h_samp_factor / h;
-        if (comp->DCT_scaled_size != ssize[c] || ssize[c] > 4) return 0;
+        if (comp->DCT_scaled_size != ssize[c] || ssize[c] == 5 || ssize[c] > 6) return 0;
         if (!cinfo->quant_tbl_ptrs[comp->quant_tbl_no]) return 0;
     }
     int n = 0;
