@@ -2,6 +2,7 @@
  * orientations 1-8 to the same upright pixels, limits refused before allocation, broken files
  * to clean one-line errors, a JPEG's scan decoded in parts to libjpeg's very pixels. Test
  * images are made here with libjpeg and libpng directly. */
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -627,6 +628,43 @@ static void split_scans_leave_the_rest_to_libjpeg(void **state)
     }
 }
 
+/* The split decoder's fuzz seeds and every input its fuzzer ever crashed on
+ * (tests/fuzz/corpus), decoded in three parts: each ends in pixels or a clean error, and the
+ * sanitizer passes of tools/test.sh see that nothing is read or written out of bounds. */
+static void split_scans_take_what_the_fuzzer_found(void **state)
+{
+    (void)state;
+    static const char *const folders[] = {YZ_FUZZ_CORPUS "/fuzz_jpeg_split",
+                                          YZ_FUZZ_CORPUS "/regressions"};
+    int replayed = 0;
+    for (size_t f = 0; f < 2; f++) {
+        DIR *dir = opendir(folders[f]);
+        assert_non_null(dir);
+        for (struct dirent *entry; (entry = readdir(dir));) {
+            if (f == 1 && strncmp(entry->d_name, "fuzz_jpeg_split-", 16) != 0) continue;
+            if (entry->d_name[0] == '.') continue;
+            char path[1024];
+            snprintf(path, sizeof path, "%s/%s", folders[f], entry->d_name);
+            uint8_t *bytes;
+            size_t size;
+            yz_vision_error err;
+            assert_int_equal(yz_vision_read_whole_file(path, &bytes, &size, &err), YZ_VISION_OK);
+            yz_vision_testing_jpeg_parts(3);
+            yz_vision_photo photo;
+            yz_vision_status status = yz_vision_load_memory(bytes, size, path, 0, &photo, &err);
+            yz_vision_testing_jpeg_parts(0);
+            if (status == YZ_VISION_OK)
+                yz_vision_photo_free(&photo);
+            else
+                assert_null(strchr(err.message, '\n'));
+            yz_vision_release(bytes);
+            replayed++;
+        }
+        closedir(dir);
+    }
+    assert_true(replayed >= 3);
+}
+
 static void missing_file_names_the_file(void **state)
 {
     (void)state;
@@ -692,6 +730,7 @@ int main(void)
         cmocka_unit_test(malformed_exif_is_ignored_safely),
         cmocka_unit_test(split_scans_give_libjpegs_pixels),
         cmocka_unit_test(split_scans_leave_the_rest_to_libjpeg),
+        cmocka_unit_test(split_scans_take_what_the_fuzzer_found),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

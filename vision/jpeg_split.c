@@ -529,13 +529,18 @@ static int describe_scan(j_decompress_ptr cinfo, split_scan *scan, huff_table ta
         /* libjpeg scales chroma up in the IDCT rather than upsampling it (jdmaster.c). */
         ssize[c] = luma_size * y->h_samp_factor / h;
         if (comp->DCT_scaled_size != ssize[c] || ssize[c] == 5 || ssize[c] > 6) return 0;
-        if (!cinfo->quant_tbl_ptrs[comp->quant_tbl_no]) return 0;
+        /* libjpeg checks the table numbers only once the decode starts: here, before. */
+        if (comp->quant_tbl_no < 0 || comp->quant_tbl_no >= NUM_QUANT_TBLS ||
+            !cinfo->quant_tbl_ptrs[comp->quant_tbl_no])
+            return 0;
     }
     int n = 0;
     for (int s = 0; s < 3; s++) {
         const jpeg_component_info *comp = cinfo->cur_comp_info[s];
         int c = (int)(comp - cinfo->comp_info);
-        if (c < 0 || c > 2) return 0;
+        if (c < 0 || c > 2 || comp->dc_tbl_no < 0 || comp->dc_tbl_no >= NUM_HUFF_TBLS ||
+            comp->ac_tbl_no < 0 || comp->ac_tbl_no >= NUM_HUFF_TBLS)
+            return 0;
         huff_table *dc = &tables[comp->dc_tbl_no], *ac = &tables[4 + comp->ac_tbl_no];
         if (!build_table(cinfo->dc_huff_tbl_ptrs[comp->dc_tbl_no], 1, dc) ||
             !build_table(cinfo->ac_huff_tbl_ptrs[comp->ac_tbl_no], 0, ac))
