@@ -80,7 +80,8 @@ typedef struct {
     const uint16_t *quant; /* natural order */
     uint64_t wanted;       /* coefficients (natural order) the scaled IDCT reads */
     int component;         /* index in the frame: 0 Y, 1 Cb, 2 Cr */
-    int bx, by;            /* the block's place in its MCU, in blocks */
+    int size;              /* its scaled IDCT's: size x size pixels */
+    int x0, y0;            /* where they go in the MCU's pixels */
 } block_kind;
 
 typedef struct split_scan split_scan;
@@ -553,8 +554,9 @@ static int describe_scan(j_decompress_ptr cinfo, split_scan *scan, huff_table ta
                 kind->quant = cinfo->quant_tbl_ptrs[comp->quant_tbl_no]->quantval;
                 kind->wanted = yz_vision_idct_reads(ssize[c]);
                 kind->component = c;
-                kind->bx = bx;
-                kind->by = by;
+                kind->size = ssize[c];
+                kind->x0 = bx * ssize[c];
+                kind->y0 = by * ssize[c];
             }
     }
     scan->blocks_per_mcu = n;
@@ -600,10 +602,12 @@ typedef struct {
     const segment *segments; /* reach the scan's last MCU */
     int mcus_x;
     size_t first_row, end_row; /* MCU rows this worker draws */
-    int ssize[3], h_samp[3], v_samp[3];
+    /* Y, Cb and Cr at full output size (libjpeg scales chroma up in the IDCT), an MCU being
+     * mcu_w x mcu_h pixels in each. */
     uint8_t *planes[3];
-    size_t plane_w[3];
-    int width, height, rows_per_mcu;
+    size_t plane_w;
+    int mcu_w, mcu_h;
+    int width, height;
     uint8_t *rgb;
 } rows_job;
 
@@ -625,10 +629,11 @@ static void *draw_rows(void *arg)
         dc[c] = (uint16_t)(seg->dc[c] + part->mcu_dc[own][c] - part->mcu_dc[seg->from_mcu][c]);
     int16_t coef[64];
     memset(coef, 0, sizeof coef);
+    size_t since_restart = scan->restart_mcus ? mcu % scan->restart_mcus : 1;
     for (size_t row = job->first_row; row < job->end_row; row++)
         for (size_t mx = 0; mx < (size_t)job->mcus_x; mx++, own++) {
-            if (scan->restart_mcus && (row * (size_t)job->mcus_x + mx) % scan->restart_mcus == 0)
-                memset(dc, 0, sizeof dc);
+            if (since_restart == 0) memset(dc, 0, sizeof dc);
+            if (scan->restart_mcus && ++since_restart == scan->restart_mcus) since_restart = 0;
             if (own == seg->to_mcu) { /* on into the part the last one joined */
                 seg++;
                 part = seg->part;
@@ -645,23 +650,21 @@ static void *draw_rows(void *arg)
                     coef[part->entries[entry] >> 16] = (int16_t)(part->entries[entry] & 0xFFFF);
                     entry++;
                 }
-                size_t s = (size_t)job->ssize[c];
-                size_t x = (mx * (size_t)job->h_samp[c] + (size_t)kind->bx) * s;
-                size_t y = (row * (size_t)job->v_samp[c] + (size_t)kind->by) * s;
-                yz_vision_idct_scaled((int)s, coef, kind->quant, entry == first_ac,
-                                      job->planes[c] + y * job->plane_w[c] + x, job->plane_w[c]);
+                size_t x = mx * (size_t)job->mcu_w + (size_t)kind->x0;
+                size_t y = row * (size_t)job->mcu_h + (size_t)kind->y0;
+                yz_vision_idct_scaled(kind->size, coef, kind->quant, entry == first_ac,
+                                      job->planes[c] + y * job->plane_w + x, job->plane_w);
                 for (size_t e = first_ac; e < entry; e++)
                     coef[part->entries[e] >> 16] = 0;
             }
         }
 
-    size_t y_end = job->end_row * (size_t)job->rows_per_mcu;
+    size_t y_end = job->end_row * (size_t)job->mcu_h;
     if (y_end > (size_t)job->height) y_end = (size_t)job->height;
-    for (size_t y = job->first_row * (size_t)job->rows_per_mcu; y < y_end; y++)
-        yz_vision_ycc_row_to_rgb(job->planes[0] + y * job->plane_w[0],
-                                 job->planes[1] + y * job->plane_w[1],
-                                 job->planes[2] + y * job->plane_w[2], job->width,
-                                 job->rgb + y * (size_t)job->width * 3);
+    for (size_t y = job->first_row * (size_t)job->mcu_h; y < y_end; y++)
+        yz_vision_ycc_row_to_rgb(
+            job->planes[0] + y * job->plane_w, job->planes[1] + y * job->plane_w,
+            job->planes[2] + y * job->plane_w, job->width, job->rgb + y * (size_t)job->width * 3);
     return NULL;
 }
 
@@ -714,8 +717,9 @@ int yz_vision_jpeg_split_decode(struct jpeg_decompress_struct *cinfo, const uint
         part->scan = scan;
         part->index = i;
         part->next_part = -1;
-        part->start_bit = (uint64_t)n_bytes * (uint64_t)i / (uint64_t)n_parts * 8;
-        if (scan->restart_mcus) {
+        if (!scan->restart_mcus) {
+            part->start_bit = (uint64_t)n_bytes * (uint64_t)i / (uint64_t)n_parts * 8;
+        } else {
             part->first_interval = scan->n_intervals * (size_t)i / (size_t)n_parts;
             size_t end = scan->n_intervals * (size_t)(i + 1) / (size_t)n_parts;
             size_t first_mcu = part->first_interval * scan->restart_mcus;
@@ -755,18 +759,15 @@ int yz_vision_jpeg_split_decode(struct jpeg_decompress_struct *cinfo, const uint
                     .mcus_x = mcus_x,
                     .width = (int)cinfo->output_width,
                     .height = (int)cinfo->output_height,
-                    .rows_per_mcu = cinfo->comp_info[0].v_samp_factor * ssize[0],
+                    .mcu_w = max_h * ssize[0],
+                    .mcu_h = max_v * ssize[0],
                     .rgb = rgb};
+    job.plane_w = (size_t)mcus_x * (size_t)job.mcu_w;
     uint8_t *planes[3] = {NULL, NULL, NULL};
     ok = n_segments > 0;
     for (int c = 0; c < 3 && ok; c++) {
-        const jpeg_component_info *comp = &cinfo->comp_info[c];
-        job.ssize[c] = ssize[c];
-        job.h_samp[c] = comp->h_samp_factor;
-        job.v_samp[c] = comp->v_samp_factor;
-        job.plane_w[c] = (size_t)mcus_x * (size_t)comp->h_samp_factor * (size_t)ssize[c];
-        size_t plane_h = (size_t)mcus_y * (size_t)comp->v_samp_factor * (size_t)ssize[c];
-        job.planes[c] = planes[c] = yz_vision_alloc(job.plane_w[c] * plane_h);
+        job.planes[c] = planes[c] =
+            yz_vision_alloc(job.plane_w * (size_t)mcus_y * (size_t)job.mcu_h);
         if (!planes[c]) ok = 0;
     }
     if (ok) { /* the rows in as many runs as there were parts, one per thread */
