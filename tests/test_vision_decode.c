@@ -569,6 +569,62 @@ static void split_scans_give_libjpegs_pixels(void **state)
     }
 }
 
+/* The IDCTs in 32-bit lanes give what libjpeg's 64-bit arithmetic gives, on random blocks: a
+ * photo's, and blocks with every coefficient at the lanes' bound or up to four times past it,
+ * signed row by row and column by column so that the passes' sums, over the blocks, come to
+ * their largest. Past the bound the block must go to the 64-bit code. (A bound set too loose
+ * overflows the lanes' second pass on these blocks, which UBSan reports in tools/test.sh.) */
+static void lane_idcts_give_the_64_bit_pixels(void **state)
+{
+    (void)state;
+    uint64_t seed = 0x9e3779b97f4a7c15u;
+    long taken = 0, passed_on = 0;
+    for (int size = 2; size <= 4; size += 2) {
+        int bound = size == 2 ? 2048 : 1024;
+        for (int i = 0; i < 200000; i++) {
+            int16_t coef[64];
+            uint16_t quant[64];
+            int kind = i % 3, largest = 0;
+            seed = seed * 6364136223846793005u + 1442695040888963407u;
+            unsigned row_signs = (unsigned)(seed >> 40) & 0xFF,
+                     column_signs = (unsigned)(seed >> 48) & 0xFF;
+            for (int k = 0; k < 64; k++) {
+                seed = seed * 6364136223846793005u + 1442695040888963407u;
+                uint32_t r = (uint32_t)(seed >> 32);
+                quant[k] = (uint16_t)(1 + r % (kind == 0 ? 16 : 255));
+                int value, negative;
+                if (kind == 0) { /* a photo's: small, many of them zero */
+                    value = (r >> 4) % 3 ? (int)((r >> 8) % 61) : 0;
+                    negative = (int)(r >> 31);
+                } else { /* at the bound, or past it */
+                    int magnitude =
+                        kind == 1 ? bound - 1 : bound + (int)((r >> 8) % (uint32_t)(3 * bound));
+                    value = magnitude / quant[k];
+                    negative = (int)((row_signs >> (k / 8) ^ column_signs >> (k % 8)) & 1);
+                }
+                coef[k] = (int16_t)(negative ? -value : value);
+                int dequantized = abs(coef[k] * quant[k]);
+                if (dequantized > largest) largest = dequantized;
+            }
+            uint8_t out[3][64];
+            int lanes = yz_vision_testing_idct_paths(size, coef, quant, out);
+            if (lanes < 0)
+                fail_msg("size %d block %d: the two lane paths disagree on taking it", size, i);
+            if (largest < 1024 && !lanes)
+                fail_msg("size %d block %d: under the bound, not taken", size, i);
+            if (lanes && (memcmp(out[1], out[0], 64) || memcmp(out[2], out[0], 64)))
+                fail_msg("size %d block %d (largest %d): pixels differ", size, i, largest);
+            if (lanes)
+                taken++;
+            else
+                passed_on++;
+        }
+    }
+    /* both ways were taken, often */
+    assert_true(taken > 200000);
+    assert_true(passed_on > 100000);
+}
+
 /* Kinds it does not take, and broken scans, go to libjpeg and come out as libjpeg gives them. */
 static void split_scans_leave_the_rest_to_libjpeg(void **state)
 {
@@ -729,6 +785,7 @@ int main(void)
         cmocka_unit_test(missing_file_names_the_file),
         cmocka_unit_test(malformed_exif_is_ignored_safely),
         cmocka_unit_test(split_scans_give_libjpegs_pixels),
+        cmocka_unit_test(lane_idcts_give_the_64_bit_pixels),
         cmocka_unit_test(split_scans_leave_the_rest_to_libjpeg),
         cmocka_unit_test(split_scans_take_what_the_fuzzer_found),
     };

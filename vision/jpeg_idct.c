@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "vision_testing.h"
 
 #define CONST_BITS 13
 #define PASS1_BITS 2
@@ -120,6 +121,141 @@ static void idct_4x4(const int16_t *c, const uint16_t *q, uint8_t *out, size_t s
     }
 }
 
+/* ---- the same 2x2 and 4x4 in 32-bit lanes --------------------------------------------------
+ * Pass 1 over a block's 8 columns at once, in int32 lanes: what libjpeg computes in 64 bits, to
+ * the same values wherever no sum passes 31 bits. Each function checks the bound that ensures it
+ * (every dequantized coefficient under 2048 or 1024; photos' lie under about 1100) and returns 0
+ * above it, the block then going to the 64-bit code. */
+typedef int32_t lanes __attribute__((vector_size(32)));
+typedef int16_t lanes16 __attribute__((vector_size(16)));
+typedef uint16_t ulanes16 __attribute__((vector_size(16)));
+
+/* Row r of the block dequantized into *d, its magnitudes ORed into *seen. (Pointers, not
+ * values: a 32-byte vector passed by value would depend on AVX in the calling convention.) */
+static inline __attribute__((always_inline)) void dequant_row(const int16_t *c, const uint16_t *q,
+                                                              int r, lanes *d, lanes *seen)
+{
+    lanes16 c16;
+    ulanes16 q16;
+    memcpy(&c16, c + 8 * r, sizeof c16);
+    memcpy(&q16, q + 8 * r, sizeof q16);
+    *d = __builtin_convertvector(c16, lanes) * __builtin_convertvector(q16, lanes);
+    lanes sign = *d >> 31;
+    *seen |= (*d ^ sign) - sign;
+}
+
+static inline __attribute__((always_inline)) int all_below(const lanes *seen, int32_t power_of_two)
+{
+    int32_t any = 0;
+    for (int i = 0; i < 8; i++)
+        any |= (*seen)[i];
+    return any < power_of_two;
+}
+
+/* 2x2 with every dequantized coefficient under 2048: pass 1 sums stay under 2^28, its outputs
+ * under 21431 and pass 2's sums under 1.84e9. */
+static inline __attribute__((always_inline)) int
+idct_2x2_narrow(const int16_t *c, const uint16_t *q, uint8_t *out, size_t stride)
+{
+    lanes seen = {0};
+    lanes d0, d1, d3, d5, d7;
+    dequant_row(c, q, 0, &d0, &seen);
+    dequant_row(c, q, 1, &d1, &seen);
+    dequant_row(c, q, 3, &d3, &seen);
+    dequant_row(c, q, 5, &d5, &seen);
+    dequant_row(c, q, 7, &d7, &seen);
+    if (!all_below(&seen, 2048)) return 0;
+    lanes even = d0 * (1 << (CONST_BITS + 2));
+    lanes odd = d7 * -5906 + d5 * 6967 + d3 * -10426 + d1 * 29692;
+    const int shift1 = CONST_BITS - PASS1_BITS + 2;
+    lanes w[2] = {(even + odd + (1 << (shift1 - 1))) >> shift1,
+                  (even - odd + (1 << (shift1 - 1))) >> shift1};
+    const int shift2 = CONST_BITS + PASS1_BITS + 3 + 2;
+    for (int row = 0; row < 2; row++) {
+        int32_t e = w[row][0] * (1 << (CONST_BITS + 2)) + (1 << (shift2 - 1));
+        int32_t o = w[row][7] * -5906 + w[row][5] * 6967 + w[row][3] * -10426 + w[row][1] * 29692;
+        out[row * stride] = idct_limit[((e + o) >> shift2) & 1023];
+        out[row * stride + 1] = idct_limit[((e - o) >> shift2) & 1023];
+    }
+    return 1;
+}
+
+/* 4x4 with every dequantized coefficient under 1024: pass 1 sums stay under 8e7, its outputs
+ * under 19461 and pass 2's sums under 1.52e9. */
+static inline __attribute__((always_inline)) int
+idct_4x4_narrow(const int16_t *c, const uint16_t *q, uint8_t *out, size_t stride)
+{
+    lanes seen = {0};
+    lanes d0, d1, d2, d3, d5, d6, d7;
+    dequant_row(c, q, 0, &d0, &seen);
+    dequant_row(c, q, 1, &d1, &seen);
+    dequant_row(c, q, 2, &d2, &seen);
+    dequant_row(c, q, 3, &d3, &seen);
+    dequant_row(c, q, 5, &d5, &seen);
+    dequant_row(c, q, 6, &d6, &seen);
+    dequant_row(c, q, 7, &d7, &seen);
+    if (!all_below(&seen, 1024)) return 0;
+    const int shift1 = CONST_BITS - PASS1_BITS + 1;
+    lanes t0 = d0 * (1 << (CONST_BITS + 1)) + (1 << (shift1 - 1));
+    lanes t2 = d2 * 15137 + d6 * -6270;
+    lanes even0 = t0 + t2, even1 = t0 - t2;
+    lanes odd0 = d7 * -1730 + d5 * 11893 + d3 * -17799 + d1 * 8697;
+    lanes odd2 = d7 * -4176 + d5 * -4926 + d3 * 7373 + d1 * 20995;
+    lanes w[4] = {(even0 + odd2) >> shift1, (even1 + odd0) >> shift1, (even1 - odd0) >> shift1,
+                  (even0 - odd2) >> shift1};
+    const int shift2 = CONST_BITS + PASS1_BITS + 3 + 1;
+    for (int row = 0; row < 4; row++) {
+        const lanes x = w[row];
+        int32_t e0 = x[0] * (1 << (CONST_BITS + 1)) + (1 << (shift2 - 1));
+        int32_t e2 = x[2] * 15137 + x[6] * -6270;
+        int32_t o0 = x[7] * -1730 + x[5] * 11893 + x[3] * -17799 + x[1] * 8697;
+        int32_t o2 = x[7] * -4176 + x[5] * -4926 + x[3] * 7373 + x[1] * 20995;
+        uint8_t *o = out + row * stride;
+        o[0] = idct_limit[((e0 + e2 + o2) >> shift2) & 1023];
+        o[3] = idct_limit[((e0 + e2 - o2) >> shift2) & 1023];
+        o[1] = idct_limit[((e0 - e2 + o0) >> shift2) & 1023];
+        o[2] = idct_limit[((e0 - e2 - o0) >> shift2) & 1023];
+    }
+    return 1;
+}
+
+/* The narrow IDCTs built for AVX2 too, where lanes of eight are one instruction; which of the
+ * two runs is settled once, by the processor. */
+typedef int (*narrow_idct)(const int16_t *, const uint16_t *, uint8_t *, size_t);
+static int idct_2x2_lanes(const int16_t *c, const uint16_t *q, uint8_t *out, size_t stride)
+{
+    return idct_2x2_narrow(c, q, out, stride);
+}
+static int idct_4x4_lanes(const int16_t *c, const uint16_t *q, uint8_t *out, size_t stride)
+{
+    return idct_4x4_narrow(c, q, out, stride);
+}
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx2"))) static int idct_2x2_avx2(const int16_t *c, const uint16_t *q,
+                                                         uint8_t *out, size_t stride)
+{
+    return idct_2x2_narrow(c, q, out, stride);
+}
+__attribute__((target("avx2"))) static int idct_4x4_avx2(const int16_t *c, const uint16_t *q,
+                                                         uint8_t *out, size_t stride)
+{
+    return idct_4x4_narrow(c, q, out, stride);
+}
+#endif
+static narrow_idct narrow_2x2 = idct_2x2_lanes, narrow_4x4 = idct_4x4_lanes;
+
+static void prepare(void)
+{
+    build_tables();
+#if defined(__x86_64__) && defined(__GNUC__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2")) {
+        narrow_2x2 = idct_2x2_avx2;
+        narrow_4x4 = idct_4x4_avx2;
+    }
+#endif
+}
+
 /* jidctint.c's 3x3 and 6x6, which add their rounding before the passes instead of after. */
 #define FIX_0_707106781 5793
 #define FIX_1_224744871 10033
@@ -212,7 +348,7 @@ uint64_t yz_vision_idct_reads(int size)
 
 void yz_vision_idct_prepare(void)
 {
-    pthread_once(&tables_once, build_tables);
+    pthread_once(&tables_once, prepare);
 }
 
 void yz_vision_idct_scaled(int size, const int16_t coef[64], const uint16_t quant[64], int dc_only,
@@ -225,6 +361,8 @@ void yz_vision_idct_scaled(int size, const int16_t coef[64], const uint16_t quan
     } else {
         static void (*const idct[7])(const int16_t *, const uint16_t *, uint8_t *, size_t) = {
             NULL, idct_1x1, idct_2x2, idct_3x3, idct_4x4, NULL, idct_6x6};
+        if (size == 2 && narrow_2x2(coef, quant, out, stride)) return;
+        if (size == 4 && narrow_4x4(coef, quant, out, stride)) return;
         idct[size](coef, quant, out, stride);
     }
 }
@@ -239,4 +377,20 @@ void yz_vision_ycc_row_to_rgb(const uint8_t *y, const uint8_t *cb, const uint8_t
         rgb[3 * x + 1] = clamp[luma + (int)((cb_g[cb[x]] + cr_g[cr[x]]) >> 16)];
         rgb[3 * x + 2] = clamp[luma + cb_b[cb[x]]];
     }
+}
+
+int yz_vision_testing_idct_paths(int size, const int16_t coef[64], const uint16_t quant[64],
+                                 uint8_t out[3][64])
+{
+    yz_vision_idct_prepare();
+    memset(out, 0, 3 * 64);
+    if (size == 2)
+        idct_2x2(coef, quant, out[0], 8);
+    else
+        idct_4x4(coef, quant, out[0], 8);
+    narrow_idct plain = size == 2 ? idct_2x2_lanes : idct_4x4_lanes,
+                chosen = size == 2 ? narrow_2x2 : narrow_4x4;
+    int taken = plain(coef, quant, out[1], 8);
+    if (chosen(coef, quant, out[2], 8) != taken) return -1;
+    return taken;
 }

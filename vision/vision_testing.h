@@ -31,4 +31,12 @@ void yz_vision_testing_jpeg_parts(int n_parts);
 /* How many JPEGs vision/jpeg_split.c has decoded so far. */
 long yz_vision_testing_jpeg_split_decodes(void);
 
+/* One block through vision/jpeg_idct.c's 2x2 or 4x4 IDCT (size 2 or 4) by each of its paths,
+ * each into an 8-wide out[k] zeroed first: 0 libjpeg's arithmetic in 64 bits, 1 the 32-bit
+ * lanes, 2 the lanes as this processor runs them (AVX2 where it has it). Returns 1 when the
+ * lanes took the block, 0 when it is past their bound (out[1] and out[2] then untouched), -1
+ * when the two lane paths disagree on that. */
+int yz_vision_testing_idct_paths(int size, const int16_t coef[64], const uint16_t quant[64],
+                                 uint8_t out[3][64]);
+
 #endif
