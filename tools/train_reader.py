@@ -225,16 +225,20 @@ def pointwise(cin, cout):
     return nn.Sequential(nn.Conv2d(cin, cout, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
 
 
+DETECTOR_CHANNELS = (16, 24, 40, 64)  # a Detector of width 1, as the committed halves are
+
+
 class Detector(nn.Module):
-    def __init__(self):
+    def __init__(self, width=1.0):
         super().__init__()
-        self.s2 = block(3, 16, 2)                                   # 1/2
-        self.s4 = nn.Sequential(block(16, 24, 2), block(24, 24))    # 1/4
-        self.s8 = nn.Sequential(block(24, 40, 2), block(40, 40))    # 1/8
-        self.s16 = nn.Sequential(block(40, 64, 2), block(64, 64))   # 1/16: context of a die or two
-        self.up8 = nn.Sequential(pointwise(64 + 40, 40), block(40, 40))
-        self.up4 = nn.Sequential(pointwise(40 + 24, 24), block(24, 24))
-        self.head = nn.Conv2d(24, 3, 1)
+        c2, c4, c8, c16 = (round(c * width) for c in DETECTOR_CHANNELS)
+        self.s2 = block(3, c2, 2)                                   # 1/2
+        self.s4 = nn.Sequential(block(c2, c4, 2), block(c4, c4))    # 1/4
+        self.s8 = nn.Sequential(block(c4, c8, 2), block(c8, c8))    # 1/8
+        self.s16 = nn.Sequential(block(c8, c16, 2), block(c16, c16))  # 1/16: context of a die or two
+        self.up8 = nn.Sequential(pointwise(c16 + c8, c8), block(c8, c8))
+        self.up4 = nn.Sequential(pointwise(c8 + c4, c4), block(c4, c4))
+        self.head = nn.Conv2d(c4, 3, 1)
         with torch.no_grad():  # CenterNet's prior: almost every cell is no die's centre
             self.head.bias[0] = -2.19
 
@@ -297,14 +301,19 @@ def exported_pair(path):
     if sum(node.op_type == "Conv" for node in graph.node) != 2 * DETECTOR_CONVS:
         return None
     sigmoids = [node for node in graph.node if node.op_type == "Sigmoid"]
+    # The world half's width (--detector-width), from its first convolution's channels.
+    convs = [node for node in graph.node if node.op_type == "Conv"]
+    weights = {t.name: t.dims for t in graph.initializer}
+    second = Detector(weights[convs[DETECTOR_CONVS].input[1]][0] / DETECTOR_CHANNELS[0])
     if len(sigmoids) == 2:
-        return DetectorPair(box_choice=0)
+        return DetectorPair(second=second, box_choice=0)
     made_by = {out: node for node in graph.node for out in node.output}
     constants = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
     constants.update({node.output[0]: numpy_helper.to_array(node.attribute[0].t)
                       for node in graph.node if node.op_type == "Constant"})
     lead_times_choice = made_by[sigmoids[-1].input[0]]
-    return DetectorPair(box_choice=next(float(constants[name]) for name in
+    return DetectorPair(second=second,
+                        box_choice=next(float(constants[name]) for name in
                                         lead_times_choice.input if name in constants))
 
 
@@ -527,6 +536,50 @@ def exported_reader_width(path):
     tensors = {t.name: t for t in model.graph.initializer}
     first = next(n for n in model.graph.node if n.op_type == "Conv")
     return tensors[first.input[1]].dims[0] / READER_CHANNELS[0]
+
+
+def widen_detector(narrow, width, rng, noise=0.01):
+    """A Detector `width` wide that computes what `narrow` does, widened as widen_reader widens
+    a Reader (Net2Net); a layer reading a concatenation reads each part's copies."""
+    wide = Detector(width)
+    with torch.no_grad():
+        def widen(old, new, inputs):
+            """old -> new (a block or pointwise: conv, norm), reading `inputs` (narrow channel
+            of each wide input channel); returns the narrow channel each output copies."""
+            (old_conv, old_norm), (new_conv, new_norm) = old[:2], new[:2]
+            extra = new_conv.out_channels - old_conv.out_channels
+            outputs = torch.cat([torch.arange(old_conv.out_channels),
+                                 torch.from_numpy(rng.integers(0, old_conv.out_channels, extra))])
+            copies = torch.bincount(inputs)[inputs]
+            weight = old_conv.weight[outputs][:, inputs] / copies[None, :, None, None]
+            weight[old_conv.out_channels:] += noise * old_conv.weight.std() * torch.randn_like(
+                weight[old_conv.out_channels:])
+            new_conv.weight.copy_(weight)
+            for name in ("weight", "bias", "running_mean", "running_var"):
+                getattr(new_norm, name).copy_(getattr(old_norm, name)[outputs])
+            return outputs
+
+        m2 = widen(narrow.s2, wide.s2, torch.arange(3))
+        m4 = widen(narrow.s4[1], wide.s4[1], widen(narrow.s4[0], wide.s4[0], m2))
+        m8 = widen(narrow.s8[1], wide.s8[1], widen(narrow.s8[0], wide.s8[0], m4))
+        m16 = widen(narrow.s16[1], wide.s16[1], widen(narrow.s16[0], wide.s16[0], m8))
+        n16, n8 = narrow.s16[1][0].out_channels, narrow.s8[1][0].out_channels
+        u8 = widen(narrow.up8[0], wide.up8[0], torch.cat([m16, m8 + n16]))
+        u8 = widen(narrow.up8[1], wide.up8[1], u8)
+        u4 = widen(narrow.up4[0], wide.up4[0], torch.cat([u8, m4 + n8]))
+        u4 = widen(narrow.up4[1], wide.up4[1], u4)
+        copies = torch.bincount(u4)[u4]
+        wide.head.weight.copy_(narrow.head.weight[:, u4] / copies[None, :, None, None])
+        wide.head.bias.copy_(narrow.head.bias)
+    wide.frozen_norms = getattr(narrow, "frozen_norms", False)
+    wide.eval()
+    probe = torch.from_numpy(np.random.default_rng(3).uniform(0, 1, (2, 3, 96, 128)).astype(
+        np.float32))
+    error = (wide(probe) - narrow(probe)).abs().max().item()
+    assert error < 0.05, f"the widened detector differs from the narrow one by {error}"  # the noise
+    print(f"detector widened {width}x: its maps differ from the narrow one's by {error:.1e}",
+          flush=True)
+    return wide
 
 
 def widen_reader(narrow, width, rng, noise=0.01):
@@ -939,6 +992,9 @@ def main():
     parser.add_argument("--reader-width", type=float, default=1.0,
                         help="the whole-die reader's channels times this (Reader); with "
                              "--init-from a narrower one, it is widened to it (widen_reader)")
+    parser.add_argument("--detector-width", type=float, default=1.0,
+                        help="fine-tuning a pair: its world half's channels times this, widened "
+                             "from the file's (widen_detector)")
     parser.add_argument("--live-norms", action="store_true",
                         help="fine-tune: the whole-die reader's BatchNorms learn again "
                              "(revive_norms) instead of staying folded into its convolutions")
@@ -970,6 +1026,9 @@ def main():
             det = load_exported(pair, det_file, (1, 3, DET_SIDE, DET_SIDE))
             det.first.requires_grad_(False)
             det.box_choice = args.box_choice  # learns as it will be read
+            if args.detector_width != 1:  # the world half, with more room
+                det.second = widen_detector(det.second, args.detector_width,
+                                            np.random.default_rng(13))
         else:
             load_exported(det, det_file, (1, 3, DET_SIDE, DET_SIDE))
         if args.keep_sets:
