@@ -136,6 +136,20 @@ with tempfile.TemporaryDirectory() as tmp:
     check(error < 1e-4, f"--join: the first file's lawn half and the second's world half "
                         f"(differ by {error:.1e})")
 
+    # A world half widened (--detector-width) computes what it did, without the copies'
+    # noise; a pair with one is exported and read back in its own form.
+    probe_t = torch.from_numpy(probe)
+    wide = tr.widen_detector(halves[3], 1.5, np.random.default_rng(2), noise=0.0)
+    error = (wide(probe_t) - halves[3](probe_t)).abs().max().item()
+    check(wide.s2[0].out_channels == 24 and error < 1e-4,
+          f"a half widened 1.5 times: 24 channels first, maps as before (differ by {error:.1e})")
+    tr.export(tr.DetectorPair(halves[0], tr.widen_detector(halves[3], 1.5,
+                                                           np.random.default_rng(2))),
+              shape, tmp / "wide.onnx")
+    read_back = tr.load_detector(tmp / "wide.onnx")  # asserts it computes what the file does
+    check(read_back.second.s2[0].out_channels == 24 and read_back.first.s2[0].out_channels == 16,
+          "a pair with a widened world half is read back with its widths")
+
 if failures:
     print(f"{len(failures)} checks failed")
     sys.exit(1)
