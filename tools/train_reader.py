@@ -538,26 +538,34 @@ def exported_reader_width(path):
     return tensors[first.input[1]].dims[0] / READER_CHANNELS[0]
 
 
+def widen_layer(old, new, inputs, rng, noise):
+    """Net2Net's widening of one layer, old -> new (a block or pointwise: its convolution and
+    BatchNorm), which reads `inputs` (the narrow channel each wide input channel copies): each
+    new output channel copies one of old's, and reads each copied input's share divided among
+    its copies; the copies get a little noise (`noise` times the layer's weights' spread), so
+    that training can tell them apart. Returns the narrow channel each output copies."""
+    (old_conv, old_norm), (new_conv, new_norm) = old[:2], new[:2]
+    extra = new_conv.out_channels - old_conv.out_channels
+    outputs = torch.cat([torch.arange(old_conv.out_channels),
+                         torch.from_numpy(rng.integers(0, old_conv.out_channels, extra))])
+    copies = torch.bincount(inputs)[inputs]
+    weight = old_conv.weight[outputs][:, inputs] / copies[None, :, None, None]
+    weight[old_conv.out_channels:] += noise * old_conv.weight.std() * torch.randn_like(
+        weight[old_conv.out_channels:])
+    new_conv.weight.copy_(weight)
+    for name in ("weight", "bias", "running_mean", "running_var"):
+        getattr(new_norm, name).copy_(getattr(old_norm, name)[outputs])
+    return outputs
+
+
 def widen_detector(narrow, width, rng, noise=0.01):
-    """A Detector `width` wide that computes what `narrow` does, widened as widen_reader widens
-    a Reader (Net2Net); a layer reading a concatenation reads each part's copies."""
+    """A Detector `width` wide that computes what `narrow` does, to fine-tune with more room
+    (Net2Net's widening, widen_layer); a layer reading a concatenation reads each part's
+    copies."""
     wide = Detector(width)
     with torch.no_grad():
         def widen(old, new, inputs):
-            """old -> new (a block or pointwise: conv, norm), reading `inputs` (narrow channel
-            of each wide input channel); returns the narrow channel each output copies."""
-            (old_conv, old_norm), (new_conv, new_norm) = old[:2], new[:2]
-            extra = new_conv.out_channels - old_conv.out_channels
-            outputs = torch.cat([torch.arange(old_conv.out_channels),
-                                 torch.from_numpy(rng.integers(0, old_conv.out_channels, extra))])
-            copies = torch.bincount(inputs)[inputs]
-            weight = old_conv.weight[outputs][:, inputs] / copies[None, :, None, None]
-            weight[old_conv.out_channels:] += noise * old_conv.weight.std() * torch.randn_like(
-                weight[old_conv.out_channels:])
-            new_conv.weight.copy_(weight)
-            for name in ("weight", "bias", "running_mean", "running_var"):
-                getattr(new_norm, name).copy_(getattr(old_norm, name)[outputs])
-            return outputs
+            return widen_layer(old, new, inputs, rng, noise)
 
         m2 = widen(narrow.s2, wide.s2, torch.arange(3))
         m4 = widen(narrow.s4[1], wide.s4[1], widen(narrow.s4[0], wide.s4[0], m2))
@@ -584,28 +592,14 @@ def widen_detector(narrow, width, rng, noise=0.01):
 
 def widen_reader(narrow, width, rng, noise=0.01):
     """A Reader `width` wide that computes what `narrow` (started from an exported file,
-    load_exported) does, to fine-tune with more room (Net2Net's widening): each new channel
-    copies one of the layer's channels, and the layer after reads each copied channel's share
-    divided among its copies. The copies get a little noise (`noise` times the layer's weights'
-    spread), so that training can tell them apart."""
+    load_exported) does, to fine-tune with more room (Net2Net's widening, widen_layer)."""
     wide = Reader(width)
     inputs = torch.arange(3)  # which narrow channel each wide input channel copies
     with torch.no_grad():
         for old, new in zip(narrow.features, wide.features):
             if not isinstance(old, nn.Sequential):  # a pooling
                 continue
-            (old_conv, old_norm), (new_conv, new_norm) = old[:2], new[:2]
-            extra = new_conv.out_channels - old_conv.out_channels
-            outputs = torch.cat([torch.arange(old_conv.out_channels),
-                                 torch.from_numpy(rng.integers(0, old_conv.out_channels, extra))])
-            copies = torch.bincount(inputs)[inputs]
-            weight = old_conv.weight[outputs][:, inputs] / copies[None, :, None, None]
-            weight[old_conv.out_channels:] += noise * old_conv.weight.std() * torch.randn_like(
-                weight[old_conv.out_channels:])
-            new_conv.weight.copy_(weight)
-            for name in ("weight", "bias", "running_mean", "running_var"):
-                getattr(new_norm, name).copy_(getattr(old_norm, name)[outputs])
-            inputs = outputs
+            inputs = widen_layer(old, new, inputs, rng, noise)
         # The features are flattened channel by channel, 4x4 cells each.
         cells = narrow.classify.in_features // narrow.features[-1][0].out_channels
         columns = (inputs[:, None] * cells + torch.arange(cells)).reshape(-1)
