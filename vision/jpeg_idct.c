@@ -1,7 +1,9 @@
 /* jpeg_idct.c - libjpeg-turbo's scaled IDCTs (an 8x8 block to 1x1, 2x2, 3x3, 4x4 or 6x6
  * pixels, jidctred.c and jidctint.c) and its YCbCr to RGB (jdcolor.c), integer for integer, so
  * that vision/jpeg_split.c gives the very pixels libjpeg does. The range limit wraps as
- * libjpeg's table does (x & 1023 looked up). */
+ * libjpeg's table does (x & 1023 looked up). The 2x2 and 4x4, which a 12 MP photo's blocks
+ * take, also run a block's eight columns at once in 32-bit lanes, to the same values, wherever
+ * its coefficients are small enough (all but always). */
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
