@@ -485,6 +485,10 @@ int yz_cmd_batch(int argc, char **argv)
             n_skipped += earlier_row[i] >= 0;
         }
         batch_job job = {&photos, rows, earlier_row, strategy, profile, 0, 0};
+        /* The jobs share the cores: a photo's decode splitting its scan among cores busy with
+         * other photos would only add work. */
+        int share = cores > n_jobs ? (int)(cores / n_jobs) : 1;
+        yz_vision_decode_cores(share);
         /* On a terminal this thread draws the progress bar while n_jobs threads read;
            otherwise it is one of the readers. */
         int progress = isatty(fileno(stderr));

@@ -625,6 +625,35 @@ static void lane_idcts_give_the_64_bit_pixels(void **state)
     assert_true(passed_on > 100000);
 }
 
+/* yz_vision_decode_cores caps the parts a scan is cut into: at one core libjpeg decodes it,
+ * at two it is split again; the pixels are libjpeg's either way. */
+static void decode_cores_cap_the_parts(void **state)
+{
+    (void)state;
+    static const split_case plain = {4003, 157, 1, 90, 0, 0, 0, 0};
+    buffer jpeg = make_wide_jpeg(&plain);
+    int w, h;
+    uint8_t *want = libjpeg_pixels(&jpeg, 2, &w, &h);
+    static const struct {
+        int cores, split;
+    } caps[] = {{1, 0}, {2, 1}, {0, 1}};
+    for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) {
+        yz_vision_decode_cores(caps[i].cores);
+        yz_vision_decoded got;
+        yz_vision_error err;
+        int split;
+        assert_int_equal(decode_in_parts(&jpeg, 3, &got, &err, &split), YZ_VISION_OK);
+        if (split != caps[i].split)
+            fail_msg("%d cores allowed: split %d, expected %d", caps[i].cores, split,
+                     caps[i].split);
+        assert_int_equal(memcmp(got.image.rgb, want, (size_t)w * (size_t)h * 3), 0);
+        yz_vision_release(got.image.rgb);
+    }
+    yz_vision_decode_cores(0);
+    free(want);
+    free(jpeg.bytes);
+}
+
 /* Kinds it does not take, and broken scans, go to libjpeg and come out as libjpeg gives them. */
 static void split_scans_leave_the_rest_to_libjpeg(void **state)
 {
@@ -786,6 +815,7 @@ int main(void)
         cmocka_unit_test(malformed_exif_is_ignored_safely),
         cmocka_unit_test(split_scans_give_libjpegs_pixels),
         cmocka_unit_test(lane_idcts_give_the_64_bit_pixels),
+        cmocka_unit_test(decode_cores_cap_the_parts),
         cmocka_unit_test(split_scans_leave_the_rest_to_libjpeg),
         cmocka_unit_test(split_scans_take_what_the_fuzzer_found),
     };

@@ -46,6 +46,13 @@
 /* Tests: the parts asked for (vision_testing.h), and how many scans this decoder gave. */
 static atomic_int forced_parts;
 static atomic_long split_decodes;
+/* The cores a decode may use (yz_vision_decode_cores; 0: all). */
+static atomic_int decode_cores;
+
+void yz_vision_decode_cores(int n_cores)
+{
+    atomic_store(&decode_cores, n_cores > 0 ? n_cores : 0);
+}
 
 void yz_vision_testing_jpeg_parts(int n_parts)
 {
@@ -672,8 +679,9 @@ int yz_vision_jpeg_split_decode(struct jpeg_decompress_struct *cinfo, const uint
                                 size_t n_scan, uint8_t *rgb)
 {
     /* One part is slower than libjpeg's own loop: this pays only on two cores or more. */
-    int forced = atomic_load(&forced_parts);
+    int forced = atomic_load(&forced_parts), allowed = atomic_load(&decode_cores);
     int n_parts = forced ? forced : available_cores();
+    if (allowed && n_parts > allowed) n_parts = allowed;
     if (n_parts < 2) return 0;
     if (n_parts > MAX_PARTS) n_parts = MAX_PARTS;
     split_scan *scan = yz_vision_alloc(sizeof *scan);

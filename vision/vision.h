@@ -90,6 +90,12 @@ void yz_vision_nets_free(yz_vision_nets *nets);
  * (tens of MB for a 12 MP photo). Call it once at startup; it changes the whole process. */
 void yz_vision_reuse_memory(void);
 
+/* How many cores one JPEG decode may use from now on (0, the default: every core the process
+ * may run on). A program that reads as many photos at once as there are cores (batch) gives 1:
+ * each decode then runs on its own core, and none pays for splitting its scan among cores that
+ * are busy with the other photos. It changes the whole process. */
+void yz_vision_decode_cores(int n_cores);
+
 typedef struct {
     int expect;        /* number of dice that must be found, 5 by default; 0 = any number */
     int max_long_side; /* working size, 0 = default */
