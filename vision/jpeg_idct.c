@@ -132,26 +132,28 @@ typedef int32_t lanes __attribute__((vector_size(32)));
 typedef int16_t lanes16 __attribute__((vector_size(16)));
 typedef uint16_t ulanes16 __attribute__((vector_size(16)));
 
-/* Row r of the block dequantized into *d, its magnitudes ORed into *seen. (Pointers, not
- * values: a 32-byte vector passed by value would depend on AVX in the calling convention.) */
-static inline __attribute__((always_inline)) void dequant_row(const int16_t *c, const uint16_t *q,
-                                                              int r, lanes *d, lanes *seen)
+/* The block's rows named in `rows` (a bit each) dequantized into d[row]; 0 when a coefficient
+ * among them is bound or more in magnitude (bound a power of two: the magnitudes are ORed). d
+ * is filled through a pointer: a 32-byte vector passed by value would depend on AVX in the
+ * calling convention. */
+static inline __attribute__((always_inline)) int
+dequant_rows(const int16_t *c, const uint16_t *q, unsigned rows, int32_t bound, lanes d[8])
 {
-    lanes16 c16;
-    ulanes16 q16;
-    memcpy(&c16, c + 8 * r, sizeof c16);
-    memcpy(&q16, q + 8 * r, sizeof q16);
-    *d = __builtin_convertvector(c16, lanes) * __builtin_convertvector(q16, lanes);
-    lanes sign = *d >> 31;
-    *seen |= (*d ^ sign) - sign;
-}
-
-static inline __attribute__((always_inline)) int all_below(const lanes *seen, int32_t power_of_two)
-{
+    lanes seen = {0};
+    for (int r = 0; r < 8; r++) {
+        if (!(rows >> r & 1)) continue;
+        lanes16 c16;
+        ulanes16 q16;
+        memcpy(&c16, c + 8 * r, sizeof c16);
+        memcpy(&q16, q + 8 * r, sizeof q16);
+        d[r] = __builtin_convertvector(c16, lanes) * __builtin_convertvector(q16, lanes);
+        lanes sign = d[r] >> 31;
+        seen |= (d[r] ^ sign) - sign;
+    }
     int32_t any = 0;
     for (int i = 0; i < 8; i++)
-        any |= (*seen)[i];
-    return any < power_of_two;
+        any |= seen[i];
+    return any < bound;
 }
 
 /* 2x2 with every dequantized coefficient under 2048: pass 1 sums stay under 2^28, its outputs
@@ -159,16 +161,10 @@ static inline __attribute__((always_inline)) int all_below(const lanes *seen, in
 static inline __attribute__((always_inline)) int
 idct_2x2_narrow(const int16_t *c, const uint16_t *q, uint8_t *out, size_t stride)
 {
-    lanes seen = {0};
-    lanes d0, d1, d3, d5, d7;
-    dequant_row(c, q, 0, &d0, &seen);
-    dequant_row(c, q, 1, &d1, &seen);
-    dequant_row(c, q, 3, &d3, &seen);
-    dequant_row(c, q, 5, &d5, &seen);
-    dequant_row(c, q, 7, &d7, &seen);
-    if (!all_below(&seen, 2048)) return 0;
-    lanes even = d0 * (1 << (CONST_BITS + 2));
-    lanes odd = d7 * -5906 + d5 * 6967 + d3 * -10426 + d1 * 29692;
+    lanes d[8];
+    if (!dequant_rows(c, q, 1u << 0 | 1u << 1 | 1u << 3 | 1u << 5 | 1u << 7, 2048, d)) return 0;
+    lanes even = d[0] * (1 << (CONST_BITS + 2));
+    lanes odd = d[7] * -5906 + d[5] * 6967 + d[3] * -10426 + d[1] * 29692;
     const int shift1 = CONST_BITS - PASS1_BITS + 2;
     lanes w[2] = {(even + odd + (1 << (shift1 - 1))) >> shift1,
                   (even - odd + (1 << (shift1 - 1))) >> shift1};
@@ -187,22 +183,14 @@ idct_2x2_narrow(const int16_t *c, const uint16_t *q, uint8_t *out, size_t stride
 static inline __attribute__((always_inline)) int
 idct_4x4_narrow(const int16_t *c, const uint16_t *q, uint8_t *out, size_t stride)
 {
-    lanes seen = {0};
-    lanes d0, d1, d2, d3, d5, d6, d7;
-    dequant_row(c, q, 0, &d0, &seen);
-    dequant_row(c, q, 1, &d1, &seen);
-    dequant_row(c, q, 2, &d2, &seen);
-    dequant_row(c, q, 3, &d3, &seen);
-    dequant_row(c, q, 5, &d5, &seen);
-    dequant_row(c, q, 6, &d6, &seen);
-    dequant_row(c, q, 7, &d7, &seen);
-    if (!all_below(&seen, 1024)) return 0;
+    lanes d[8]; /* row 4 is not read */
+    if (!dequant_rows(c, q, 0xFFu & ~(1u << 4), 1024, d)) return 0;
     const int shift1 = CONST_BITS - PASS1_BITS + 1;
-    lanes t0 = d0 * (1 << (CONST_BITS + 1)) + (1 << (shift1 - 1));
-    lanes t2 = d2 * 15137 + d6 * -6270;
+    lanes t0 = d[0] * (1 << (CONST_BITS + 1)) + (1 << (shift1 - 1));
+    lanes t2 = d[2] * 15137 + d[6] * -6270;
     lanes even0 = t0 + t2, even1 = t0 - t2;
-    lanes odd0 = d7 * -1730 + d5 * 11893 + d3 * -17799 + d1 * 8697;
-    lanes odd2 = d7 * -4176 + d5 * -4926 + d3 * 7373 + d1 * 20995;
+    lanes odd0 = d[7] * -1730 + d[5] * 11893 + d[3] * -17799 + d[1] * 8697;
+    lanes odd2 = d[7] * -4176 + d[5] * -4926 + d[3] * 7373 + d[1] * 20995;
     lanes w[4] = {(even0 + odd2) >> shift1, (even1 + odd0) >> shift1, (even1 - odd0) >> shift1,
                   (even0 - odd2) >> shift1};
     const int shift2 = CONST_BITS + PASS1_BITS + 3 + 1;

@@ -516,8 +516,7 @@ static int available_cores(void)
 
 /* The kinds of block an MCU holds, and the scaled IDCT of each component; 0 when this file is
  * not one this decoder takes. */
-static int describe_scan(j_decompress_ptr cinfo, split_scan *scan, huff_table tables[8],
-                         int ssize[3])
+static int describe_scan(j_decompress_ptr cinfo, split_scan *scan, huff_table tables[8])
 {
     if (cinfo->progressive_mode || cinfo->arith_code || cinfo->data_precision != 8 ||
         cinfo->num_components != 3 || cinfo->comps_in_scan != 3 ||
@@ -526,6 +525,7 @@ static int describe_scan(j_decompress_ptr cinfo, split_scan *scan, huff_table ta
         cinfo->scale_denom != 8 || cinfo->scale_num > 3)
         return 0;
     int luma_size = (int)cinfo->scale_num;
+    int ssize[3]; /* each component's scaled IDCT */
     const jpeg_component_info *y = &cinfo->comp_info[0];
     for (int c = 0; c < 3; c++) {
         const jpeg_component_info *comp = &cinfo->comp_info[c];
@@ -686,10 +686,9 @@ int yz_vision_jpeg_split_decode(struct jpeg_decompress_struct *cinfo, const uint
     if (n_parts > MAX_PARTS) n_parts = MAX_PARTS;
     split_scan *scan = yz_vision_alloc(sizeof *scan);
     huff_table *tables = yz_vision_alloc(8 * sizeof *tables);
-    int ssize[3];
     if (!scan || !tables) goto fail_early;
     memset(scan, 0, sizeof *scan);
-    if (!describe_scan(cinfo, scan, tables, ssize)) goto fail_early;
+    if (!describe_scan(cinfo, scan, tables)) goto fail_early;
     yz_vision_idct_prepare();
 
     int max_h = cinfo->max_h_samp_factor, max_v = cinfo->max_v_samp_factor;
@@ -767,8 +766,8 @@ int yz_vision_jpeg_split_decode(struct jpeg_decompress_struct *cinfo, const uint
                     .mcus_x = mcus_x,
                     .width = (int)cinfo->output_width,
                     .height = (int)cinfo->output_height,
-                    .mcu_w = max_h * ssize[0],
-                    .mcu_h = max_v * ssize[0],
+                    .mcu_w = max_h * (int)cinfo->scale_num, /* luma's IDCT size */
+                    .mcu_h = max_v * (int)cinfo->scale_num,
                     .rgb = rgb};
     job.plane_w = (size_t)mcus_x * (size_t)job.mcu_w;
     uint8_t *planes[3] = {NULL, NULL, NULL};
