@@ -1,0 +1,141 @@
+#!/usr/bin/python3
+"""The render folders the reader was trained, tuned and judged on, by name, drawn again with one
+command: each is tools/render_scenes.py with the seeds and options below, written to ROOT/NAME.
+tools/READER_HISTORY.md and tools/render/README.md name them; they are not kept in the repo.
+
+  usage: tools/render_sets.py --list
+         tools/render_sets.py [--root DIR] [--jobs N] NAME...
+  e.g.   tools/render_sets.py w5 lv12a lv12b close8      # dev sets, into /tmp/w5 ...
+         tools/render_sets.py yz-frozen                  # issue 24's frozen test set
+
+A folder whose scenes.csv already lists all its scenes is left as it is, so a stopped run picks
+up where it stopped (a folder cut short is drawn again whole). Scenes are rendered --jobs at a
+time (render_scenes.py's default: twice the cores); the folders one after another. samples/lawn
+and samples/readme live in the repo and are drawn as tools/render/README.md says.
+"""
+import argparse
+import pathlib
+import subprocess
+import sys
+
+RENDER = pathlib.Path(__file__).resolve().parent / "render_scenes.py"
+W640 = "--world --long-side 640"  # the world scenes the nets learn from
+
+# name: (render_scenes.py options, what the folder is for). The first part of each comment says
+# which try of READER_HISTORY.md drew it.
+SETS = {
+    "hard": ("--count 160 --seed 21000 --low-and-crowded",
+             "low cameras, dice touching or one behind another"),
+    "fresh": ("--count 200 --seed 41000 --prefix v4_", "samples-like lawn scenes, fresh seeds"),
+    "glare": ("--count 80 --seed 55000 --sun-glare --prefix gv_", "sun glare on the lawn"),
+    "cut": ("--count 60 --seed 61000 --cut-off --prefix cut_", "a die across the frame's edge"),
+    "close": ("--count 50 --seed 71000 --close-up --prefix cl1_", "crouching close-ups"),
+    "yz-frozen": ("--count 300 --seed 91000 --world --prefix frozen_",
+                  "issue 24's frozen test set: read its totals only, never train or tune on it"),
+    "world": ("--count 200 --seed 93000 --world --prefix w_", "issue 24's first world scenes"),
+    "clutter": ("--count 200 --seed 95000 --world --clutter-only --prefix cw_",
+                "lawn clutter without dice (hard negatives)"),
+    "world2": (f"--count 400 --seed 101000 {W640} --prefix w2_", "second try: more world"),
+    "world3": (f"--count 150 --seed 107000 {W640} --prefix w3_", "second try: more world"),
+    "clutter3": (f"--count 100 --seed 105000 {W640} --clutter-only --prefix cw3_",
+                 "second try: more clutter"),
+    "behind1": ("--count 80 --seed 131000 --long-side 640 --one-behind-another --prefix ob1_",
+                "eighth try: a die partly behind another in every scene"),
+    "behind2": ("--count 80 --seed 133000 --long-side 640 --one-behind-another --prefix ob2_",
+                "eighth try: the same, other seeds"),
+    "world4": (f"--count 300 --seed 141000 {W640} --prefix w4_",
+               "tenth try: a world set measured whole before any net learned from it"),
+    "hg151000": (f"--count 210 --seed 151000 {W640} --hard-ground --prefix hg151_",
+                 "eleventh try: the grounds where world4's dice were missed most"),
+    "hg153000": (f"--count 210 --seed 153000 {W640} --hard-ground --prefix hg153_",
+                 "eleventh try: the same, other seeds"),
+    "w5": (f"--count 200 --seed 171000 {W640} --prefix w5_",
+           "twelfth try: the world dev set no net learned from"),
+    "world6": (f"--count 400 --seed 181000 {W640} --masks --prefix w6_",
+               "thirteenth try: world scenes with each die's pixels"),
+    "clutter6": (f"--count 100 --seed 183000 {W640} --clutter-only --masks --prefix cw6_",
+                 "thirteenth try: clutter with masks"),
+    "plain6": ("--count 121 --seed 185000 --long-side 640 --masks --prefix pl6_",
+               "thirteenth try: plain lawn with masks (drawn with --count 150, 121 used)"),
+    "close8": ("--count 40 --seed 191000 --close-up --long-side 640 --prefix cl8_",
+               "thirteenth try: fresh close-ups (dev)"),
+    "w7": (f"--count 623 --seed 201000 {W640} --masks --prefix w7_",
+           "fourteenth try: more world for the whole-die reader"),
+    "w8": (f"--count 494 --seed 203000 {W640} --masks --prefix w8_", "fourteenth try: the same"),
+    "glare9": ("--count 80 --seed 205000 --sun-glare --long-side 640 --masks --prefix gl9_",
+               "fourteenth try: sun glare with masks"),
+    "w9": (f"--count 700 --seed 207000 {W640} --masks --prefix w9_",
+           "fifteenth try: 1400 more world scenes for both readers"),
+    "w10": (f"--count 700 --seed 209000 {W640} --masks --prefix w10_", "fifteenth try: the same"),
+    "gl11": ("--count 120 --seed 211000 --sun-glare --long-side 640 --masks --prefix gl11_",
+             "eighteenth try: lawn keep-sets grown with the world"),
+    "pl11": ("--count 150 --seed 213000 --long-side 640 --masks --prefix pl11_",
+             "eighteenth try: the same, plain lawn"),
+    "lv12a": ("--count 80 --seed 215000 --prefix lv12a_",
+              "a fresh lawn dev set drawn as samples/lawn is (1024 px)"),
+    "lv12b": ("--count 80 --seed 217000 --prefix lv12b_", "its second half"),
+    "w13": (f"--count 300 --seed 221000 {W640} --masks --prefix w13_",
+            "twenty-first try: world beside epanemu-dice unstretched"),
+    "pl13": ("--count 120 --seed 223000 --long-side 640 --masks --prefix pl13_",
+             "twenty-first try: plain lawn"),
+    "gl13": ("--count 60 --seed 225000 --sun-glare --long-side 640 --masks --prefix gl13_",
+             "twenty-first try: sun glare"),
+    "pl14": ("--count 200 --seed 231000 --long-side 640 --masks --prefix pl14_",
+             "twenty-second try: lawn keep-set, plain"),
+    "ob14": ("--count 80 --seed 233000 --one-behind-another --long-side 640 --masks "
+             "--prefix ob14_", "twenty-second try: lawn keep-set, a die half behind another"),
+    "gl14": ("--count 80 --seed 235000 --sun-glare --long-side 640 --masks --prefix gl14_",
+             "twenty-second try: lawn keep-set, glare"),
+    "cl14": ("--count 60 --seed 237000 --close-up --long-side 640 --masks --prefix cl14_",
+             "twenty-second try: close-ups for the detector's world half"),
+    "w15": (f"--count 400 --seed 241000 {W640} --masks --prefix w15_",
+            "twenty-fifth try: more world for the detector's world half (du9)"),
+    "w16": (f"--count 400 --seed 253000 {W640} --masks --prefix w16_",
+            "twenty-sixth try: more world (du11); a dev set for the twenty-seventh"),
+    "w16b": (f"--count 169 --seed 255000 {W640} --masks --prefix w16b_",
+             "twenty-sixth try (drawn with --count 400, stopped at 169)"),
+    "ob16": ("--count 150 --seed 251000 --one-behind-another --long-side 640 --masks "
+             "--prefix ob16_", "twenty-sixth try: more dice one behind another"),
+}
+
+
+def complete(folder, count):
+    """Whether folder's scenes.csv lists count scenes (render_scenes.py writes it as it goes)."""
+    scenes = folder / "scenes.csv"
+    return scenes.exists() and len(scenes.read_text().splitlines()) == count + 1
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("names", nargs="*", metavar="NAME")
+    parser.add_argument("--root", type=pathlib.Path, default=pathlib.Path("/tmp"))
+    parser.add_argument("--jobs", type=int, help="render_scenes.py's --jobs")
+    parser.add_argument("--list", action="store_true", help="each set's name, options and use")
+    args = parser.parse_args()
+    if args.list:
+        for name, (options, use) in SETS.items():
+            print(f"{name:10} {options}\n{'':10} {use}")
+        return 0
+    unknown = [name for name in args.names if name not in SETS]
+    if unknown or not args.names:
+        parser.error(f"unknown set {', '.join(unknown)} (--list names them)" if unknown
+                     else "name a set (--list names them)")
+    for name in args.names:
+        options = SETS[name][0].split()
+        folder = args.root / name
+        if complete(folder, int(options[options.index("--count") + 1])):
+            print(f"render_sets: {folder} is there", flush=True)
+            continue
+        command = [sys.executable, str(RENDER), "--out", str(folder), *options]
+        if args.jobs:
+            command += ["--jobs", str(args.jobs)]
+        print("render_sets:", " ".join(command[1:]), flush=True)
+        if subprocess.run(command).returncode != 0:
+            print(f"render_sets: {name} failed", file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
