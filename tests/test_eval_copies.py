@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """tools/eval_copies.py on a render folder of five lawn samples made here: the set's own column
 is what `yardzee eval` reports of it, each copy is made once (a second run finds it) and holds
-every photo, the mean is the three readings' mean, and a folder of neither kind is refused
-with its name.
+every photo, the mean is the three readings' mean, --no-copies reports the set alone (every
+count yardzee eval's, no copy made), and a folder of neither kind is refused with its name.
 
   tests/test_eval_copies.py YARDZEE SAMPLES_LAWN   # exits 77 (skipped) without python3-opencv
 """
@@ -87,6 +87,24 @@ with tempfile.TemporaryDirectory() as tmp:
     check(again.stdout == first.stdout and
           (tmp / "copies" / "shifted" / "small" / "truth.csv").stat().st_mtime_ns == stamp,
           "a second run reads the copies made by the first, to the same report")
+
+    # --no-copies: the set alone, each count what yardzee eval reports, no copy made.
+    alone = run_tool(small, "--no-copies", "--copies", tmp / "none")
+    listed = dict(line.strip().rsplit(": ", 1) for line in alone.stdout.splitlines()[1:])
+    five = json.loads(subprocess.run([yardzee, "eval", "--truth", str(small / "truth.csv"),
+                                      str(small), "--json"], capture_output=True, text=True).stdout)
+    every = json.loads(subprocess.run([yardzee, "eval", "--truth", str(small / "truth.csv"),
+                                       str(small), "--json", "--expect", "any"],
+                                      capture_output=True, text=True).stdout)
+    expected = {name: str(value) for name, value in direct.items()}
+    expected.update({"dice right, five expected (%)": f"{five['die_accuracy']:.1f}",
+                     "dice missed": str(five["dice_missed"]),
+                     "dice without a value": str(five["dice_no_value"]),
+                     "photos of 4 or 6 dice refused": str(five["odd_refused"]),
+                     "wrong-sure, five expected": str(five["wrong_ok"]),
+                     "wrong-sure, any number": str(every["wrong_ok"])})
+    check(alone.returncode == 0 and listed == expected and not (tmp / "none").exists(),
+          f"--no-copies: the set's own counts, no copy made ({listed})")
 
     refused = run_tool(tmp / "copies", "--copies", tmp / "copies")
     check(refused.returncode == 2 and "copies: no truth.csv or labels.csv" in refused.stderr,
