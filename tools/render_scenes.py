@@ -14,6 +14,7 @@ See tools/render/README.md for what is varied and the truth format.
 """
 import argparse
 import csv
+import functools
 import math
 import multiprocessing
 import os
@@ -189,9 +190,10 @@ def world_columns(scene):
             f"{extra.motion_blur_px:.1f}", scene.photo.jpeg_quality]
 
 
-def render_numbered(job):
-    """One scene of a batch, in a worker: its name, truth rows and scenes.csv row."""
-    number, seed, long_side, supersample, prefix, close_up, world_args, out_dir, masks = job
+def render_numbered(numbered_seed, out_dir, long_side, supersample, prefix, close_up, world_args,
+                    masks):
+    """One scene of a batch, in a worker: its name, seed, truth rows, scenes.csv row and time."""
+    number, seed = numbered_seed
     started = time.monotonic()
     scene = scenes.sample_scene(seed, long_side, close_up=close_up, **world_args)
     name = f"{prefix}{number:03d}.jpg"
@@ -204,8 +206,9 @@ def render_batch(out_dir, seeds, long_side, supersample, prefix, close_up, world
     """Render the scenes, jobs at a time. Each scene depends on its seed alone and the files
     are written in the seeds' order, so any number of jobs gives the same folder."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    work = [(number, seed, long_side, supersample, prefix, close_up, world_args, out_dir, masks)
-            for number, seed in enumerate(seeds)]
+    render_one = functools.partial(render_numbered, out_dir=out_dir, long_side=long_side,
+                                   supersample=supersample, prefix=prefix, close_up=close_up,
+                                   world_args=world_args, masks=masks)
     with open(out_dir / "truth.csv", "w", newline="") as truth_file, \
             open(out_dir / "scenes.csv", "w", newline="") as scenes_file, \
             multiprocessing.Pool(jobs) as pool:
@@ -213,7 +216,7 @@ def render_batch(out_dir, seeds, long_side, supersample, prefix, close_up, world
                                  csv.writer(scenes_file, lineterminator="\n"))
         truth_csv.writerow(TRUTH_HEADER)
         scenes_csv.writerow(SCENES_HEADER)
-        for name, seed, rows, scene_line, seconds in pool.imap(render_numbered, work):
+        for name, seed, rows, scene_line, seconds in pool.imap(render_one, enumerate(seeds)):
             for row in rows:
                 truth_csv.writerow([name] + [row[k] for k in TRUTH_HEADER[1:]])
             scenes_csv.writerow(scene_line)
