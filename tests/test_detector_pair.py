@@ -150,6 +150,24 @@ with tempfile.TemporaryDirectory() as tmp:
     check(read_back.second.s2[0].out_channels == 24 and read_back.first.s2[0].out_channels == 16,
           "a pair with a widened world half is read back with its widths")
 
+    # A world half from random weights (--fresh-world-half) beside a lawn half read from a file:
+    # in training, the world half's BatchNorms learn and the lawn half's stay as the file has
+    # them, so that the lawn half computes what it did.
+    pair = tr.fresh_world_half(tr.load_detector(tmp / "chooses.onnx"), 1.5)
+    lawn_before = pair.first(probe_t).detach()
+    tr.train_mode(pair)
+    learning = [[m.training for m in half.modules() if isinstance(m, nn.BatchNorm2d)]
+                for half in (pair.first, pair.second)]
+    check(not any(learning[0]) and all(learning[1]),
+          "in training, the fresh half's BatchNorms learn, the lawn half's do not")
+    batch = np.random.default_rng(9).uniform(0, 1, (2,) + shape[1:]).astype(np.float32)
+    pair(torch.from_numpy(batch))  # a training pass: learning BatchNorms take its statistics
+    pair.eval()
+    error = (pair.first(probe_t) - lawn_before).abs().max().item()
+    check(pair.second.s2[0].out_channels == 24 and error < 1e-6,
+          f"a fresh world half beside a lawn half from a file: the lawn half computes what it "
+          f"did after a training pass (differs by {error:.1e})")
+
 if failures:
     print(f"{len(failures)} checks failed")
     sys.exit(1)

@@ -317,6 +317,15 @@ def exported_pair(path):
                                         lead_times_choice.input if name in constants))
 
 
+def fresh_world_half(pair, width):
+    """pair (read from a file, so its BatchNorms frozen: load_exported) with a world half of
+    random weights, width wide (--fresh-world-half), whose BatchNorms learn as a net's trained
+    from scratch do while the lawn half's stay as the file has them."""
+    pair.second = Detector(width)
+    pair.frozen_norms, pair.first.frozen_norms = False, True
+    return pair
+
+
 def load_detector(path):
     """The exported detector at path: a Detector, or a DetectorPair when the file holds two."""
     return load_exported(exported_pair(path) or Detector(), path, (1, 3, DET_SIDE, DET_SIDE))
@@ -814,13 +823,14 @@ def train_epoch(net, opt, sched, n, rng, loss_of, batch):
 
 
 def train_mode(net):
-    """net.train(), but a net started from an exported file keeps its BatchNorms as they are
-    (load_exported): their statistics were folded into the convolutions."""
+    """net.train(), but a net, or a part of one, started from an exported file keeps its
+    BatchNorms as they are (load_exported): their statistics were folded into the convolutions."""
     net.train()
-    if getattr(net, "frozen_norms", False):
-        for module in net.modules():
-            if isinstance(module, nn.BatchNorm2d):
-                module.eval()
+    for part in net.modules():
+        if getattr(part, "frozen_norms", False):
+            for module in part.modules():
+                if isinstance(module, nn.BatchNorm2d):
+                    module.eval()
 
 
 def layers_and_norms(net):
@@ -989,6 +999,10 @@ def main():
     parser.add_argument("--detector-width", type=float, default=1.0,
                         help="fine-tuning a pair: its world half's channels times this, widened "
                              "from the file's (widen_detector)")
+    parser.add_argument("--fresh-world-half", action="store_true",
+                        help="fine-tuning a pair: its world half starts from random weights "
+                             "(--detector-width wide) instead of the file's, and learns through "
+                             "the pair where its lawn half sees no die")
     parser.add_argument("--live-norms", action="store_true",
                         help="fine-tune: the whole-die reader's BatchNorms learn again "
                              "(revive_norms) instead of staying folded into its convolutions")
@@ -1020,7 +1034,9 @@ def main():
             det = load_exported(pair, det_file, (1, 3, DET_SIDE, DET_SIDE))
             det.first.requires_grad_(False)
             det.box_choice = args.box_choice  # learns as it will be read
-            if args.detector_width != 1:  # the world half, with more room
+            if args.fresh_world_half:  # learns the world from nothing, beside the lawn half
+                fresh_world_half(det, args.detector_width)
+            elif args.detector_width != 1:  # the world half, with more room
                 det.second = widen_detector(det.second, args.detector_width,
                                             np.random.default_rng(13))
         else:
