@@ -96,6 +96,10 @@ SETS = {
              "twenty-sixth try (drawn with --count 400, stopped at 169)"),
     "ob16": ("--count 150 --seed 251000 --one-behind-another --long-side 640 --masks "
              "--prefix ob16_", "twenty-sixth try: more dice one behind another"),
+    "six29": ("--count 120 --seed 261000 --six-close --prefix six29_",
+              "twenty-ninth try: six dice, two touching or one behind another, on the lawn"),
+    "wsix29": (f"--count 120 --seed 263000 {W640} --six-close --prefix wsix29_",
+               "twenty-ninth try: the same in the world"),
 }
 
 
