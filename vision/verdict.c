@@ -92,7 +92,12 @@ static double expected_side(const yz_vision_result *result, int skip)
  * median and the size the others predict at its place (expected_side). Measured against that
  * size alone, far dice seen with a side face were taken for two on standing-height renders.
  * Such a die is uncertain. Needs three dice to know the size. Returns the first such die's
- * index, or -1. */
+ * index, or -1. On 240 renders of six dice with two touching or one behind another (six29 and
+ * wsix29, READER_HISTORY.md's twenty-ninth try) it caught no merged box the readers had not
+ * already left without a value: the detector boxes the front die, not the two. What it did
+ * catch, with any number of dice expected, is a photo whose other dice were boxed at a face's
+ * size, their side faces read as tops. It refuses a right roll for its nearest die in 1 of
+ * close8's 40 close-ups and 1 of w5's 200 world renders. */
 static int distrust_two_dice_boxes(yz_vision_result *result, const double *expected,
                                    double two_dice_side)
 {
