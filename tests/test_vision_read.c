@@ -1069,6 +1069,10 @@ static void hard_photos_are_read_as_a_person_would(void **state)
          * die; the step back is taken only when the die-or-not net sees a die in such a blob.
          * The fifth die, its top hidden beyond the frame's top edge, shows only a sliver. */
         {"world/world_000.jpg", 0, 4, NULL, {1, 6, 5, 5}},
+        /* Five small wooden dice on dark soil: the first look finds three, one of them unsure;
+         * fewer than expected, the photo is looked at again on a larger canvas, which reads
+         * all five. */
+        {"world/world_001.jpg", 5, 5, NULL, {3, 5, 6, 1, 2}},
     };
     char path[8192];
     for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {

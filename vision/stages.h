@@ -38,14 +38,16 @@ typedef struct {
 /* The reader's thresholds, read off held-out validation renders (tools/READER_HISTORY.md). A
  * sweep changes them through $YARDZEE_TUNE (tools/sweep_thresholds.sh); nothing else should. */
 typedef struct {
-    double die_score;      /* detector score from which a peak is a sure die (its size and cut
-                              face are trusted); whether any peak counts is min_die's */
-    double doubt_score;    /* ... from which it is a candidate at all */
-    double min_confidence; /* combined readers' probability from which a value is trusted */
-    double zoom_worth;     /* a second look is worth it when it enlarges the dice this much */
-    double two_dice_side;  /* a box this many times the dice's size may be two dice */
-    double min_die;        /* die-or-not probability from which a detection is a die */
-    double overlap_die;    /* where sure dice overlap, look again at dice this large (canvas px) */
+    double die_score;       /* detector score from which a peak is a sure die (its size and cut
+                               face are trusted); whether any peak counts is min_die's */
+    double doubt_score;     /* ... from which it is a candidate at all */
+    double min_confidence;  /* combined readers' probability from which a value is trusted */
+    double zoom_worth;      /* a second look is worth it when it enlarges the dice this much */
+    double two_dice_side;   /* a box this many times the dice's size may be two dice */
+    double min_die;         /* die-or-not probability from which a detection is a die */
+    double overlap_die;     /* where sure dice overlap, look again at dice this large (canvas px) */
+    double short_look_side; /* fewer dice than expected: look again on a canvas this many times
+                               larger (0: never) */
 } yz_vision_tuning;
 
 /* Reads dir/pipeline.json into *geometry; an error names the file and the field at fault. */

@@ -28,6 +28,10 @@ static const struct {
      * where the detector parts a die half behind another, short of where it splits single
      * dice. Chosen among 24, 26 and 28 on dev renders (READER_HISTORY.md, ninth try). */
     {"overlap_die", offsetof(yz_vision_tuning, overlap_die), 26, 0, 4096},
+    /* A photo with fewer dice found than expected is looked at again on a canvas this many
+     * times larger (pipeline.c's look_again_if_short). Chosen among 1.2 and 1.4 on dev sets
+     * (READER_HISTORY.md, thirtieth try): 1.4 read a six-dice photo as a sure six wrongly. */
+    {"short_look_side", offsetof(yz_vision_tuning, short_look_side), 1.2, 0, 4},
 };
 #define N_THRESHOLDS (sizeof thresholds / sizeof thresholds[0])
 
@@ -57,7 +61,7 @@ yz_vision_status yz_vision_tuning_parse(const char *list, const char *source,
         while (k < N_THRESHOLDS && strcmp(item, thresholds[k].name) != 0)
             k++;
         if (!equals || k == N_THRESHOLDS) {
-            char names[160] = "";
+            char names[256] = "";
             for (size_t n = 0; n < N_THRESHOLDS; n++)
                 snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", n ? ", " : "",
                          thresholds[n].name);
