@@ -13,6 +13,8 @@
  *     the two readings made one. A peak the die-or-not net sees no die in is lawn.
  *  3. Verdict (verdict.c): the photo is ok only when the expected number of dice was found and
  *     every one is certain; else refused, with why and how to take one that reads.
+ * A photo with fewer dice found than expected goes through the three again, the detector's
+ * canvas a little larger (look_again_if_short).
  * The only sizes are fractions of each die's measured box, and the nets' input sizes, which
  * models/pipeline.json gives.
  */

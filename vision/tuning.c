@@ -30,7 +30,8 @@ static const struct {
     {"overlap_die", offsetof(yz_vision_tuning, overlap_die), 26, 0, 4096},
     /* A photo with fewer dice found than expected is looked at again on a canvas this many
      * times larger (pipeline.c's look_again_if_short). Chosen among 1.2 and 1.4 on dev sets
-     * (READER_HISTORY.md, thirtieth try): 1.4 read a six-dice photo as a sure six wrongly. */
+     * (READER_HISTORY.md, thirtieth try): 1.4 read a photo of six dice wrongly as sure with its
+     * count given. */
     {"short_look_side", offsetof(yz_vision_tuning, short_look_side), 1.2, 0, 4},
 };
 #define N_THRESHOLDS (sizeof thresholds / sizeof thresholds[0])
