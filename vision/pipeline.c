@@ -101,9 +101,11 @@ void yz_vision_testing_combine_readers(const float whole_die[7], const float fac
 }
 
 /* One reading of the photo with `nets`: the dice found, read and judged (stages 1-3), each
- * stage's time added to result's. */
+ * stage's time added to result's. Without trust_completed_tops, a top face the frame's edge
+ * cuts counts as cut off even where read.c filled it in from its twin. */
 static yz_vision_status find_read_judge(const yz_vision_nets *nets, const yz_vision_photo *photo,
-                                        int expect, yz_vision_result *result)
+                                        int expect, int trust_completed_tops,
+                                        yz_vision_result *result)
 {
     yz_vision_candidate found[YZ_VISION_MAX_CANDIDATES];
     int n_found = 0;
@@ -119,6 +121,8 @@ static yz_vision_status find_read_judge(const yz_vision_nets *nets, const yz_vis
     }
     if (status == YZ_VISION_OK) {
         yz_vision_collect_dice(photo, &nets->tuning, found, n_found, readings, result);
+        for (int i = 0; i < result->n_dice && !trust_completed_tops; i++)
+            result->dice[i].top_completed = 0;
         yz_vision_give_verdict(result, expect, &nets->tuning);
         result->ms_read += yz_vision_now_ms() - started;
     }
@@ -150,22 +154,14 @@ static yz_vision_status look_again_if_short(const yz_vision_nets *nets,
     yz_vision_result *again = yz_vision_alloc(sizeof *again);
     if (!again) return YZ_VISION_ERR_NOMEM;
     *again = *result;
-    yz_vision_status status = find_read_judge(&closer, photo, expect, again);
     /* Nor does it trust a top face the frame's edge cuts, filled in from its twin: on a shifted
      * copy of a lawn dev render it found a 4 cut by the bottom edge and read it surely as a 2,
      * and none of the 41 photos it read right on the dev sets and their copies needed one. */
-    int completed = 0;
-    for (int i = 0; i < again->n_dice && status == YZ_VISION_OK; i++) {
-        completed |= again->dice[i].top_completed;
-        again->dice[i].top_completed = 0;
-    }
-    if (completed) yz_vision_give_verdict(again, expect, tuning);
+    yz_vision_status status = find_read_judge(&closer, photo, expect, 0, again);
+    result->ms_detect = again->ms_detect; /* the time both looks took */
+    result->ms_read = again->ms_read;
     if (status == YZ_VISION_OK && again->n_dice > result->n_dice && again->n_dice <= expect)
         *result = *again;
-    else {
-        result->ms_detect = again->ms_detect;
-        result->ms_read = again->ms_read;
-    }
     yz_vision_release(again);
     return status;
 }
@@ -187,7 +183,7 @@ static yz_vision_status read_named(const yz_vision_photo *photo, const char *nam
         nets = own_nets;
         result->ms_load = yz_vision_now_ms() - started;
     }
-    status = find_read_judge(nets, photo, opts->expect, result);
+    status = find_read_judge(nets, photo, opts->expect, 1, result);
     if (status == YZ_VISION_OK) status = look_again_if_short(nets, photo, opts->expect, result);
     if (status != YZ_VISION_OK)
         yz_vision_fail(err, status, name,
