@@ -108,6 +108,52 @@ static void the_verdict_reads_only_what_it_can_vouch_for(void **state)
     }
 }
 
+/* A sixth die the readers could not read, boxed w x h at (x, y) beside five plain ones (die 1's
+ * box is 250..300 x 300..350); host_uncertain leaves die 1 unread too. */
+static yz_vision_read_status verdict_with_piece(int x, int y, int w, int h, int piece_certain,
+                                                int host_uncertain, yz_vision_result *result)
+{
+    verdict_case plain = {5, host_uncertain ? 1 : -1, -1, -1, 0, 5, 0, 1, NULL, 0, 0};
+    *result = hand_made(&plain);
+    yz_vision_die *piece = &result->dice[result->n_dice++];
+    memset(piece, 0, sizeof *piece);
+    piece->value = 1;
+    piece->confidence = piece_certain ? 0.99 : 0.4;
+    piece->certain = piece_certain;
+    piece->box[0] = x, piece->box[1] = y, piece->box[2] = w, piece->box[3] = h;
+    double top[4][2] = {{x, y}, {x + w, y}, {x + w, y + h}, {x, y + h}};
+    memcpy(piece->top, top, sizeof top);
+    yz_vision_tuning tuning;
+    assert_int_equal(yz_vision_tuning_parse(NULL, "test", &tuning, NULL), YZ_VISION_OK);
+    yz_vision_give_verdict(result, 5, &tuning);
+    return result->status;
+}
+
+/* An unread die boxed at least three quarters inside a die read surely is a piece of it (its
+ * side face, its top boxed twice), not a sixth die; anything less inside, read surely itself,
+ * or inside a die not read either, still counts. */
+static void a_piece_of_a_sure_die_is_not_a_die(void **state)
+{
+    (void)state;
+    yz_vision_result result;
+    /* Wholly inside die 1's box: five dice, read. */
+    assert_int_equal(verdict_with_piece(260, 310, 30, 30, 0, 0, &result), YZ_VISION_READ_OK);
+    assert_int_equal(result.n_dice, 5);
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(result.roll[i], i + 1);
+    /* 40 px wide from x = 270: 30 of its 40 columns inside (3/4); from 271, 29 of 40. */
+    assert_int_equal(verdict_with_piece(270, 310, 40, 30, 0, 0, &result), YZ_VISION_READ_OK);
+    assert_int_equal(verdict_with_piece(271, 310, 40, 30, 0, 0, &result), YZ_VISION_READ_REFUSED);
+    assert_non_null(strstr(result.reason, "found 6 dice, expected 5"));
+    /* Half outside, as a die behind another shows above it. */
+    assert_int_equal(verdict_with_piece(260, 285, 30, 30, 0, 0, &result), YZ_VISION_READ_REFUSED);
+    assert_int_equal(result.n_dice, 6);
+    /* Read surely, or inside a die not read surely either: a die. */
+    assert_int_equal(verdict_with_piece(260, 310, 30, 30, 1, 0, &result), YZ_VISION_READ_REFUSED);
+    assert_int_equal(verdict_with_piece(260, 310, 30, 30, 0, 1, &result), YZ_VISION_READ_REFUSED);
+    assert_non_null(strstr(result.reason, "found 6 dice, expected 5"));
+}
+
 /* $YARDZEE_TUNE's grammar: NAME=VALUE, comma-separated, each name once known, each value in
  * its range; the committed thresholds otherwise. */
 static void thresholds_are_set_by_name_or_refused(void **state)
@@ -159,6 +205,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_verdict_reads_only_what_it_can_vouch_for),
+        cmocka_unit_test(a_piece_of_a_sure_die_is_not_a_die),
         cmocka_unit_test(thresholds_are_set_by_name_or_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
