@@ -200,14 +200,10 @@ static int distrust_one_face_twice(yz_vision_result *result, int *other)
 /* The share of a's box that lies inside b's. */
 static double box_inside_share(const yz_vision_die *a, const yz_vision_die *b)
 {
-    int x0 = a->box[0] > b->box[0] ? a->box[0] : b->box[0];
-    int y0 = a->box[1] > b->box[1] ? a->box[1] : b->box[1];
-    int x1 = a->box[0] + a->box[2] < b->box[0] + b->box[2] ? a->box[0] + a->box[2]
-                                                           : b->box[0] + b->box[2];
-    int y1 = a->box[1] + a->box[3] < b->box[1] + b->box[3] ? a->box[1] + a->box[3]
-                                                           : b->box[1] + b->box[3];
+    double w = fmin(a->box[0] + a->box[2], b->box[0] + b->box[2]) - fmax(a->box[0], b->box[0]);
+    double h = fmin(a->box[1] + a->box[3], b->box[1] + b->box[3]) - fmax(a->box[1], b->box[1]);
     double area = (double)a->box[2] * a->box[3];
-    return x1 > x0 && y1 > y0 && area > 0 ? (double)(x1 - x0) * (y1 - y0) / area : 0;
+    return w > 0 && h > 0 && area > 0 ? w * h / area : 0;
 }
 
 /* A die the readers could not read whose box lies PIECE_INSIDE or more inside the box of a die

@@ -8,8 +8,8 @@
 void yz_vision_testing_fail_allocation(long nth);
 
 /* The verdict step alone (vision/verdict.c, with the committed thresholds) on dice already
- * found and read: sets the roll, the status and the reason, and distrusts dice whose boxes or
- * top faces say they cannot be trusted. */
+ * found and read: sets the roll, the status and the reason, distrusts dice whose boxes or top
+ * faces say they cannot be trusted, and sets aside an unread die boxed inside a sure one. */
 void yz_vision_testing_verdict(yz_vision_result *result, int expect);
 
 /* How vision/read.c makes one reading of one die from its two readers' probabilities
