@@ -29,7 +29,9 @@
            face */
 #define PIECE_INSIDE                                                                               \
     0.75 /* an uncertain die with this share of its box inside a certain die's                     \
-            box is a piece of that die */
+            box is a piece of that die: on the dev renders true dice left                          \
+            uncertain lie at most 0.65 inside a sure die's box, pieces cluster                     \
+            from 0.77 up */
 #define SIZE_LINE_SPAN                                                                             \
     0.15 /* other dice spread over this share of the photo's height to fit                         \
             their sizes against their heights */
