@@ -121,8 +121,9 @@ static yz_vision_status find_read_judge(const yz_vision_nets *nets, const yz_vis
     }
     if (status == YZ_VISION_OK) {
         yz_vision_collect_dice(photo, &nets->tuning, found, n_found, readings, result);
-        for (int i = 0; i < result->n_dice && !trust_completed_tops; i++)
-            result->dice[i].top_completed = 0;
+        if (!trust_completed_tops)
+            for (int i = 0; i < result->n_dice; i++)
+                result->dice[i].top_completed = 0;
         yz_vision_give_verdict(result, expect, &nets->tuning);
         result->ms_read += yz_vision_now_ms() - started;
     }
