@@ -84,6 +84,19 @@ static void the_verdict_reads_only_what_it_can_vouch_for(void **state)
          * another shows its own face farther up. */
         {5, -1, -1, -1, 0, 5, 0, 0, "dice 3 and 4 (from the left) show the same top face", 3, 10},
         {5, -1, -1, -1, 0, 5, 0, 1, NULL, 3, 25},
+        /* One die too many, boxed over the die above it (here 25 px lower, half inside it; 37,
+         * 13 rows of 50 inside): one die found twice. 12 rows is under a quarter: a stray. */
+        {6, -1, -1, -1, 0, 5, 0, 0,
+         "found 6 dice, expected 5; dice 3 and 4 (from the left) overlap", 3, 25},
+        {6, -1, -1, -1, 0, 5, 0, 0,
+         "found 6 dice, expected 5; dice 3 and 4 (from the left) overlap", 3, 37},
+        {6, -1, -1, -1, 0, 5, 0, 0, "found 6 dice, expected 5; something else may look", 3, 38},
+        /* Two dice for one, the second over the first: found twice, not pips from too close
+         * (which one die found twice among ten for five does not explain). */
+        {2, -1, -1, -1, 0, 1, 0, 0,
+         "found 2 dice, expected 1; dice 1 and 2 (from the left) overlap", 1, 25},
+        {10, -1, -1, -1, 0, 5, 0, 0, "found 10 dice, expected 5; the camera may be so close", 7,
+         25},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const verdict_case *c = &cases[k];

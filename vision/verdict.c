@@ -32,6 +32,10 @@
             box is a piece of that die: on the dev renders true dice left                          \
             uncertain lie at most 0.65 inside a sure die's box, pieces cluster                     \
             from 0.77 up */
+#define FOUND_AGAIN_INSIDE                                                                         \
+    0.25 /* a die with this share of its box inside the box of a die above it                      \
+            may be that die found again; of the dev photos refused for too many                    \
+            dice, those it explains had a die found twice 58 times in 62 */
 #define SIZE_LINE_SPAN                                                                             \
     0.15 /* other dice spread over this share of the photo's height to fit                         \
             their sizes against their heights */
@@ -227,6 +231,30 @@ static void set_aside_pieces(yz_vision_result *result)
     result->n_dice = kept;
 }
 
+/* How many dice lie FOUND_AGAIN_INSIDE or more inside the box of a die above them in the photo
+ * (its box's centre higher): each may be that die found a second time, by its side face seen
+ * from low or by its top boxed twice. *first and *second are the pair that overlaps most, in
+ * their order from the left. The side face of a die lies below its top in the photo; a die half
+ * behind another lies above it, so the front die is the one counted. */
+static int count_found_again(const yz_vision_result *result, int *first, int *second)
+{
+    int n = 0;
+    double most = 0;
+    for (int i = 0; i < result->n_dice; i++) {
+        int again = 0;
+        for (int k = 0; k < result->n_dice; k++) {
+            if (k == i || box_centre_y(&result->dice[i]) <= box_centre_y(&result->dice[k]))
+                continue;
+            double share = box_inside_share(&result->dice[i], &result->dice[k]);
+            if (share < FOUND_AGAIN_INSIDE) continue;
+            again = 1;
+            if (share > most) most = share, *first = i < k ? i : k, *second = i < k ? k : i;
+        }
+        n += again;
+    }
+    return n;
+}
+
 /* The advice where dice may have been taken for one, or one for two. */
 static const char RETAKE_APART[] =
     "Take another photo from more directly above, so that the dice show apart.";
@@ -256,17 +284,27 @@ void yz_vision_give_verdict(yz_vision_result *result, int expect, const yz_visio
     double expected[YZ_VISION_MAX_DICE];
     for (int i = 0; i < result->n_dice && result->n_dice >= 3; i++)
         expected[i] = expected_side(result, i);
-    int seen_twice_too = -1;
+    int seen_twice_too = -1, again_first = -1, again_second = -1;
     int two_dice = distrust_two_dice_boxes(result, expected, tuning->two_dice_side),
         cut_off = distrust_cut_off_dice(result, expected),
-        seen_twice = distrust_one_face_twice(result, &seen_twice_too);
+        seen_twice = distrust_one_face_twice(result, &seen_twice_too),
+        found_again = count_found_again(result, &again_first, &again_second);
     if (expect > 0 && result->n_dice < expect)
         refuse(result, "Take another photo from a little higher, with every die in the frame.",
                "found %d %s, expected %d; one may be hidden or out of frame", result->n_dice,
                result->n_dice == 1 ? "die" : "dice", expect);
+    else if (expect > 0 && result->n_dice > expect && found_again >= result->n_dice - expect)
+        /* As many dice boxed over a die above them as there are dice too many: most often one
+         * die found twice (a side face from a low camera, a top boxed twice), rarely a die
+         * behind another and a stray thing besides. */
+        refuse(result, RETAKE_APART,
+               "found %d dice, expected %d; dice %d and %d (from the left) overlap: one die may "
+               "have been found twice",
+               result->n_dice, expect, again_first + 1, again_second + 1);
     else if (expect > 0 && result->n_dice >= 2 * expect)
-        /* Twice the dice a throw has: on the renders, only from close above, where a pip is
-         * the size of a die and the detector takes each pip for one (10 to 23 of them). */
+        /* Twice the dice a throw has, most not over another: on the renders, only from close
+         * above, where a pip is the size of a die and the detector takes each pip for one (10 to
+         * 23 of them). */
         refuse(result, "Take another photo from farther back, with the dice smaller in the frame.",
                "found %d dice, expected %d; the camera may be so close that pips look like dice",
                result->n_dice, expect);
