@@ -263,11 +263,14 @@ static void the_nets_take_the_sizes_pipeline_json_gives(void **state)
 
 /* Fails the 1st, 2nd, ... allocation of a full read until one read needs no more: each must
  * end in a clean "out of memory" (ASan's leak check sees what is left behind). */
-static void every_failed_allocation_gives_a_clean_error(void **state)
+/* Fails each allocation of loading and reading the drawn scene in turn, with $YARDZEE_TUNE set to
+ * tune (NULL: unset), until a read needs no more. */
+static void fail_each_allocation(const char *tune)
 {
-    (void)state;
-    static const int values[5] = {1, 2, 3, 4, 5};
-    write_scene(values, 5);
+    if (tune)
+        setenv("YARDZEE_TUNE", tune, 1);
+    else
+        unsetenv("YARDZEE_TUNE");
     int finished = 0;
     for (long nth = 1; nth < 10000 && !finished; nth++) {
         yz_vision_result result;
@@ -290,7 +293,19 @@ static void every_failed_allocation_gives_a_clean_error(void **state)
             assert_non_null(strstr(err.message, "out of memory"));
         }
     }
+    unsetenv("YARDZEE_TUNE");
     assert_true(finished);
+}
+
+static void every_failed_allocation_gives_a_clean_error(void **state)
+{
+    (void)state;
+    static const int values[5] = {1, 2, 3, 4, 5};
+    write_scene(values, 5);
+    fail_each_allocation(NULL);
+    /* The drawn dice read surely: trusting no reading, every die is read again at moved boxes
+     * (read.c's read_unsure_again), and those allocations fail too. */
+    fail_each_allocation("min_confidence=1");
     remove(scene_path);
     remove("test_alloc.png");
 }
@@ -741,6 +756,35 @@ static void the_claim_marks_the_die_that_differs(void **state)
 
 /* The oracle, plainly: where the two readers' favourite values agree, the geometric mean of
  * their probabilities, scaled to sum to one; else the plain mean. */
+/* A die the readers leave unsure is read again at boxes moved a little, each reader's
+ * probabilities averaged over the looks (read.c's read_unsure_again); a die read surely is read
+ * once. lawn_112's third die, half behind another, stays unsure either way. */
+static void only_unsure_dice_are_read_again(void **state)
+{
+    (void)state;
+    yz_vision_photo photo;
+    yz_vision_result once, again;
+    setenv("YARDZEE_TUNE", "unsure_looks=0", 1);
+    load_and_read_lawn("lawn_112.jpg", &photo, &once);
+    unsetenv("YARDZEE_TUNE");
+    yz_vision_error err;
+    assert_int_equal(yz_vision_read_photo(&photo, NULL, &again, &err), YZ_VISION_OK);
+    yz_vision_photo_free(&photo);
+    assert_int_equal(again.n_dice, once.n_dice);
+    int read_again = 0;
+    for (int d = 0; d < once.n_dice; d++) {
+        assert_int_equal(again.dice[d].certain, once.dice[d].certain);
+        if (once.dice[d].certain) {
+            assert_int_equal(again.dice[d].value, once.dice[d].value);
+            assert_float_equal(again.dice[d].confidence, once.dice[d].confidence, 0);
+        } else {
+            read_again += again.dice[d].confidence != once.dice[d].confidence;
+        }
+    }
+    assert_false(once.dice[2].certain);
+    assert_true(read_again > 0);
+}
+
 static void two_readers_make_one_reading(void **state)
 {
     (void)state;
@@ -1116,6 +1160,7 @@ int main(void)
         cmocka_unit_test(the_claim_marks_the_die_that_differs),
         cmocka_unit_test(the_close_up_is_cut_from_the_sharper_photo),
         cmocka_unit_test(two_readers_make_one_reading),
+        cmocka_unit_test(only_unsure_dice_are_read_again),
         cmocka_unit_test(every_failed_allocation_gives_a_clean_error),
         cmocka_unit_test(lawn_photos_are_read_right_or_refused),
         cmocka_unit_test(hard_photos_are_read_as_a_person_would),

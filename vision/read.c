@@ -101,6 +101,149 @@ done:
     return status;
 }
 
+/* The readers on n dice: the whole-die reader's probabilities (the crop and its mirror image
+ * averaged) in whole_die[d * N_CLASSES], the face reader's in face[d * N_CLASSES], the top face's
+ * corners (crop widths) in corners[d * 8], and completed[d] when a part of the face the photo's
+ * edge cuts off was filled in (yz_vision_complete_cut_face, only for a die the detector is sure
+ * of: what it is must not hang on a face made up). */
+static yz_vision_status read_dice(const yz_vision_nets *nets, const yz_vision_image *photo,
+                                  const yz_vision_candidate *dice, int n, float *whole_die,
+                                  float *face, float *corners, int *completed)
+{
+    const yz_vision_geometry *g = &nets->geometry;
+    const int crop_px = g->crop, face_px = g->face;
+    /* Pixels: each die's crop, its mirror image and its face. Images: the whole-die reader's
+     * crops of the dice and their mirror images, then the dice's faces. */
+    size_t crop_bytes = (size_t)crop_px * crop_px * 3, face_bytes = (size_t)face_px * face_px * 3;
+    uint8_t *pixels = yz_vision_alloc((size_t)n * (2 * crop_bytes + face_bytes));
+    yz_cv_image *images = yz_vision_alloc((size_t)n * 3 * sizeof *images);
+    float *out = yz_vision_alloc((size_t)n * 2 * YZ_VISION_N_CLASSES * sizeof *out);
+    yz_vision_status status = YZ_VISION_OK;
+    if (!pixels || !images || !out) {
+        status = YZ_VISION_ERR_NOMEM;
+        goto done;
+    }
+    yz_cv_image source = {photo->w, photo->h, 3, photo->w * 3, photo->rgb};
+    yz_cv_image *crops = images, *mirrors = images + n, *faces = images + 2 * n;
+    for (int d = 0; d < n && !status; d++) {
+        uint8_t *at = pixels + (size_t)d * crop_bytes;
+        crops[d] = (yz_cv_image){crop_px, crop_px, 3, crop_px * 3, at};
+        mirrors[d] = (yz_cv_image){crop_px, crop_px, 3, crop_px * 3, at + (size_t)n * crop_bytes};
+        faces[d] = (yz_cv_image){face_px, face_px, 3, face_px * 3,
+                                 pixels + (size_t)n * 2 * crop_bytes + (size_t)d * face_bytes};
+        if (cut_square(&source, dice[d].cx, dice[d].cy, crop_side(g, &dice[d]), &crops[d]))
+            status = YZ_VISION_ERR_INTERNAL;
+        for (int y = 0; y < crop_px; y++)
+            for (int x = 0; x < crop_px; x++)
+                memcpy(mirrors[d].data + (y * crop_px + x) * 3,
+                       crops[d].data + (y * crop_px + crop_px - 1 - x) * 3, 3);
+    }
+    int n_values = 0, n_corners = 0, n_face_values = 0;
+    if (!status &&
+        (yz_cv_net_run(nets->reader, crops, 2 * n, out, 2 * n * YZ_VISION_N_CLASSES, &n_values) ||
+         n_values != 2 * n * YZ_VISION_N_CLASSES ||
+         yz_cv_net_run(nets->top_face, crops, n, corners, n * 8, &n_corners) || n_corners != n * 8))
+        status = YZ_VISION_ERR_INTERNAL;
+    for (int d = 0; d < n && !status; d++) {
+        yz_cv_point quad[4];
+        yz_vision_face_in_crop(g, corners + d * 8, quad);
+        if (yz_cv_warp_quad(&crops[d], quad, &faces[d]) != YZ_CV_OK)
+            status = YZ_VISION_ERR_INTERNAL;
+        double side = crop_side(g, &dice[d]);
+        completed[d] = !status && yz_vision_sure_die(&dice[d], &nets->tuning) &&
+                       yz_vision_complete_cut_face(g, &faces[d], quad, dice[d].cx - 0.5 * side,
+                                                   dice[d].cy - 0.5 * side, side / crop_px,
+                                                   photo->w, photo->h);
+    }
+    if (!status && (yz_cv_net_run(nets->face_reader, faces, n, face, n * YZ_VISION_N_CLASSES,
+                                  &n_face_values) ||
+                    n_face_values != n * YZ_VISION_N_CLASSES))
+        status = YZ_VISION_ERR_INTERNAL;
+    for (int d = 0; d < n && !status; d++)
+        for (int k = 0; k < YZ_VISION_N_CLASSES; k++)
+            whole_die[d * YZ_VISION_N_CLASSES + k] =
+                0.5f * (out[d * YZ_VISION_N_CLASSES + k] + out[(n + d) * YZ_VISION_N_CLASSES + k]);
+done:
+    yz_vision_release(pixels);
+    yz_vision_release(images);
+    yz_vision_release(out);
+    return status;
+}
+
+/* Whether a reading gives a value the verdict trusts (yz_vision_collect_dice's test). */
+static int read_surely(const float *p, const yz_vision_tuning *tuning)
+{
+    int best = most_likely(p);
+    return best && p[best] >= tuning->min_confidence;
+}
+
+/* The moved boxes a die left unsure is read at again: centres moved UNSURE_SHIFT of its side
+ * along each diagonal, the box UNSURE_SCALE larger or smaller, within the boxes the readers
+ * learned on (train_reader.py's detector_error: 0.8 to 1.25 times, centres off by a normal
+ * spread of 0.06 sides). */
+#define UNSURE_SHIFT 0.04
+#define UNSURE_SCALE 0.06
+static const double unsure_moves[][3] = {{-1, -1, 1}, {1, 1, 1}, {1, -1, -1}, {-1, 1, -1}};
+#define N_UNSURE_MOVES (int)(sizeof unsure_moves / sizeof unsure_moves[0])
+
+/* A die the readers leave unsure is read again at N_UNSURE_MOVES boxes moved a little, as the
+ * detector's box may be off by that much, and each reader's probabilities are averaged over the
+ * five looks before they are combined: a die half read at one box may read whole at the next,
+ * and a value only one box supports stays unsure. Where its top face is stays the first look's.
+ * dice[d] is read in whole_die and face (read_dice's layout). */
+static yz_vision_status read_unsure_again(const yz_vision_nets *nets, const yz_vision_image *photo,
+                                          const yz_vision_candidate *dice, int n_dice,
+                                          float *whole_die, float *face)
+{
+    int unsure[YZ_VISION_MAX_CANDIDATES], n_unsure = 0;
+    for (int d = 0; d < n_dice; d++) {
+        float p[YZ_VISION_N_CLASSES];
+        yz_vision_combine_readers(whole_die + d * YZ_VISION_N_CLASSES,
+                                  face + d * YZ_VISION_N_CLASSES, p);
+        if (!read_surely(p, &nets->tuning)) unsure[n_unsure++] = d;
+    }
+    if (n_unsure == 0 || nets->tuning.unsure_looks == 0) return YZ_VISION_OK;
+    int n = n_unsure * N_UNSURE_MOVES;
+    yz_vision_candidate *moved = yz_vision_alloc((size_t)n * sizeof *moved);
+    float *moved_whole = yz_vision_alloc((size_t)n * YZ_VISION_N_CLASSES * sizeof(float));
+    float *moved_face = yz_vision_alloc((size_t)n * YZ_VISION_N_CLASSES * sizeof(float));
+    float *corners = yz_vision_alloc((size_t)n * 8 * sizeof(float));
+    int *completed = yz_vision_alloc((size_t)n * sizeof(int));
+    yz_vision_status status = YZ_VISION_OK;
+    if (!moved || !moved_whole || !moved_face || !corners || !completed) {
+        status = YZ_VISION_ERR_NOMEM;
+        goto done;
+    }
+    for (int u = 0; u < n_unsure; u++)
+        for (int m = 0; m < N_UNSURE_MOVES; m++) {
+            const yz_vision_candidate *die = &dice[unsure[u]];
+            yz_vision_candidate *look = &moved[u * N_UNSURE_MOVES + m];
+            double side = fmax(die->w, die->h), scale = 1 + unsure_moves[m][2] * UNSURE_SCALE;
+            *look = *die;
+            look->cx += unsure_moves[m][0] * UNSURE_SHIFT * side;
+            look->cy += unsure_moves[m][1] * UNSURE_SHIFT * side;
+            look->w *= scale, look->h *= scale;
+        }
+    status = read_dice(nets, photo, moved, n, moved_whole, moved_face, corners, completed);
+    for (int u = 0; u < n_unsure && !status; u++)
+        for (int k = 0; k < YZ_VISION_N_CLASSES; k++) {
+            float *w = &whole_die[unsure[u] * YZ_VISION_N_CLASSES + k],
+                  *f = &face[unsure[u] * YZ_VISION_N_CLASSES + k];
+            for (int m = 0; m < N_UNSURE_MOVES; m++) {
+                *w += moved_whole[(u * N_UNSURE_MOVES + m) * YZ_VISION_N_CLASSES + k];
+                *f += moved_face[(u * N_UNSURE_MOVES + m) * YZ_VISION_N_CLASSES + k];
+            }
+            *w /= N_UNSURE_MOVES + 1, *f /= N_UNSURE_MOVES + 1;
+        }
+done:
+    yz_vision_release(moved);
+    yz_vision_release(moved_whole);
+    yz_vision_release(moved_face);
+    yz_vision_release(corners);
+    yz_vision_release(completed);
+    return status;
+}
+
 /* Step 2: for each candidate, whether it is a die (yz_vision_die_or_not); for each die, where its
  * top face is and what its value is. Only what the die-or-not net counts is read (what it does
  * not is dropped as lawn by collect_dice whatever the readers say, so reading it would be
@@ -108,8 +251,9 @@ done:
  * die showing the same value, and the two views steady it where one alone is unsure); the
  * top-face net finds the top face's corners in the same crop; the face reader reads the face
  * cut out along them and warped flat, with a part the photo's edge cuts off filled in from the
- * rest (yz_vision_complete_cut_face). One reading of each, bilinear crops: more views or other
- * resampling read no more right (tools/READER_HISTORY.md). */
+ * rest (yz_vision_complete_cut_face). A die left unsure is read again at boxes moved a little
+ * (read_unsure_again). Bilinear crops: turned crops or other resampling read no more right
+ * (tools/READER_HISTORY.md). */
 yz_vision_status yz_vision_read_tops(const yz_vision_nets *nets, const yz_vision_image *photo,
                                      const yz_vision_candidate *found, int n_found,
                                      yz_vision_reading *readings)
@@ -117,95 +261,48 @@ yz_vision_status yz_vision_read_tops(const yz_vision_nets *nets, const yz_vision
     if (n_found == 0) return YZ_VISION_OK;
     memset(readings, 0, (size_t)n_found * sizeof *readings);
     const yz_vision_geometry *g = &nets->geometry;
-    const int crop_px = g->crop, face_px = g->face;
-    /* Pixels: each die's crop, its mirror image and its face. Images: the whole-die reader's
-     * crops of the dice and their mirror images, then the dice's faces. */
-    size_t crop_bytes = (size_t)crop_px * crop_px * 3, face_bytes = (size_t)face_px * face_px * 3;
-    uint8_t *pixels = yz_vision_alloc((size_t)n_found * (2 * crop_bytes + face_bytes));
-    yz_cv_image *images = yz_vision_alloc((size_t)n_found * 3 * sizeof *images);
-    float *out = yz_vision_alloc((size_t)n_found * 3 * YZ_VISION_N_CLASSES * sizeof *out);
     float *p_die = yz_vision_alloc((size_t)n_found * sizeof *p_die);
-    float *corners = yz_vision_alloc((size_t)n_found * 8 * sizeof *corners);
+    yz_vision_candidate *dice = yz_vision_alloc((size_t)n_found * sizeof *dice);
+    float *whole_die = yz_vision_alloc((size_t)n_found * YZ_VISION_N_CLASSES * sizeof(float));
+    float *face = yz_vision_alloc((size_t)n_found * YZ_VISION_N_CLASSES * sizeof(float));
+    float *corners = yz_vision_alloc((size_t)n_found * 8 * sizeof(float));
+    int *completed = yz_vision_alloc((size_t)n_found * sizeof(int));
     yz_vision_status status = YZ_VISION_OK;
-    if (!pixels || !images || !out || !p_die || !corners) {
+    if (!p_die || !dice || !whole_die || !face || !corners || !completed) {
         status = YZ_VISION_ERR_NOMEM;
         goto done;
     }
     status = yz_vision_die_or_not(nets, photo, found, n_found, p_die);
-    /* The dice, in order, their crops at the front of crops; then their mirror images. */
-    yz_cv_image *crops = images;
-    uint8_t *crop_pixels = pixels, *mirror_pixels = pixels + (size_t)n_found * crop_bytes,
-            *face_pixels = mirror_pixels + (size_t)n_found * crop_bytes;
-    yz_cv_image source = {photo->w, photo->h, 3, photo->w * 3, photo->rgb};
+    /* The dice, in order: die_of[d] is dice[d]'s candidate. */
     int n_dice = 0, die_of[YZ_VISION_MAX_CANDIDATES];
     for (int i = 0; i < n_found && !status; i++) {
         readings[i].p_die = p_die[i];
         if (p_die[i] < nets->tuning.min_die) continue;
-        crops[n_dice] = (yz_cv_image){crop_px, crop_px, 3, crop_px * 3,
-                                      crop_pixels + (size_t)n_dice * crop_bytes};
-        if (cut_square(&source, found[i].cx, found[i].cy, crop_side(g, &found[i]), &crops[n_dice]))
-            status = YZ_VISION_ERR_INTERNAL;
+        dice[n_dice] = found[i];
         die_of[n_dice++] = i;
     }
     if (status || n_dice == 0) goto done;
-    yz_cv_image *faces = crops + 2 * n_dice;
-    for (int d = 0; d < n_dice; d++) {
-        yz_cv_image *mirror = &crops[n_dice + d];
-        *mirror =
-            (yz_cv_image){crop_px, crop_px, 3, crop_px * 3, mirror_pixels + (size_t)d * crop_bytes};
-        for (int y = 0; y < crop_px; y++)
-            for (int x = 0; x < crop_px; x++)
-                memcpy(mirror->data + (y * crop_px + x) * 3,
-                       crops[d].data + (y * crop_px + crop_px - 1 - x) * 3, 3);
-        faces[d] =
-            (yz_cv_image){face_px, face_px, 3, face_px * 3, face_pixels + (size_t)d * face_bytes};
-    }
-    int n_values = 0, n_corners = 0, n_face_values = 0;
-    if (yz_cv_net_run(nets->reader, crops, 2 * n_dice, out, 2 * n_dice * YZ_VISION_N_CLASSES,
-                      &n_values) ||
-        n_values != 2 * n_dice * YZ_VISION_N_CLASSES ||
-        yz_cv_net_run(nets->top_face, crops, n_dice, corners, n_dice * 8, &n_corners) ||
-        n_corners != n_dice * 8)
-        status = YZ_VISION_ERR_INTERNAL;
+    status = read_dice(nets, photo, dice, n_dice, whole_die, face, corners, completed);
+    if (!status) status = read_unsure_again(nets, photo, dice, n_dice, whole_die, face);
     for (int d = 0; d < n_dice && !status; d++) {
-        const yz_vision_candidate *die = &found[die_of[d]];
-        yz_cv_point quad[4];
-        yz_vision_face_in_crop(g, corners + d * 8, quad);
-        if (yz_cv_warp_quad(&crops[d], quad, &faces[d]) != YZ_CV_OK)
-            status = YZ_VISION_ERR_INTERNAL;
-        /* Only a die the detector is sure of: what it is must not hang on a face made up. */
-        double side = crop_side(g, die);
-        readings[die_of[d]].top_completed =
-            !status && yz_vision_sure_die(die, &nets->tuning) &&
-            yz_vision_complete_cut_face(g, &faces[d], quad, die->cx - 0.5 * side,
-                                        die->cy - 0.5 * side, side / crop_px, photo->w, photo->h);
-    }
-    float *face_out = out + (size_t)2 * n_dice * YZ_VISION_N_CLASSES;
-    if (!status && (yz_cv_net_run(nets->face_reader, faces, n_dice, face_out,
-                                  n_dice * YZ_VISION_N_CLASSES, &n_face_values) ||
-                    n_face_values != n_dice * YZ_VISION_N_CLASSES))
-        status = YZ_VISION_ERR_INTERNAL;
-    for (int d = 0; d < n_dice && !status; d++) {
-        const yz_vision_candidate *die = &found[die_of[d]];
         yz_vision_reading *reading = &readings[die_of[d]];
-        float whole_die[YZ_VISION_N_CLASSES];
-        for (int k = 0; k < YZ_VISION_N_CLASSES; k++)
-            whole_die[k] = 0.5f * (out[d * YZ_VISION_N_CLASSES + k] +
-                                   out[(n_dice + d) * YZ_VISION_N_CLASSES + k]);
-        yz_vision_combine_readers(whole_die, face_out + d * YZ_VISION_N_CLASSES, reading->p);
+        yz_vision_combine_readers(whole_die + d * YZ_VISION_N_CLASSES,
+                                  face + d * YZ_VISION_N_CLASSES, reading->p);
+        reading->top_completed = completed[d];
         /* Corners come in crop widths, across the square the crop was cut from. */
-        double side = crop_side(g, die);
+        double side = crop_side(g, &dice[d]);
         for (int k = 0; k < 4; k++) {
-            reading->top[k][0] = die->cx + (corners[d * 8 + 2 * k] - 0.5) * side;
-            reading->top[k][1] = die->cy + (corners[d * 8 + 2 * k + 1] - 0.5) * side;
+            reading->top[k][0] = dice[d].cx + (corners[d * 8 + 2 * k] - 0.5) * side;
+            reading->top[k][1] = dice[d].cy + (corners[d * 8 + 2 * k + 1] - 0.5) * side;
         }
     }
 done:
-    yz_vision_release(pixels);
-    yz_vision_release(images);
-    yz_vision_release(out);
     yz_vision_release(p_die);
+    yz_vision_release(dice);
+    yz_vision_release(whole_die);
+    yz_vision_release(face);
     yz_vision_release(corners);
+    yz_vision_release(completed);
     return status;
 }
 

@@ -48,6 +48,7 @@ typedef struct {
     double overlap_die;     /* where sure dice overlap, look again at dice this large (canvas px) */
     double short_look_side; /* fewer dice than expected: look again on a canvas this many times
                                larger (0: never) */
+    double unsure_looks;    /* 1: a die left unsure is read again at moved boxes; 0: not */
 } yz_vision_tuning;
 
 /* Reads dir/pipeline.json into *geometry; an error names the file and the field at fault. */
