@@ -170,7 +170,7 @@ done:
     return status;
 }
 
-/* Whether a reading gives a value the verdict trusts (yz_vision_collect_dice's test). */
+/* Whether a reading gives a value the verdict trusts. */
 static int read_surely(const float *p, const yz_vision_tuning *tuning)
 {
     int best = most_likely(p);
@@ -334,7 +334,7 @@ void yz_vision_collect_dice(const yz_vision_photo *photo, const yz_vision_tuning
         /* However weakly the detector found it: both readers, each trained to see no die in a
          * crop of lawn or half a die, agree on a value there. Where the detector is unsure is
          * mostly a die half behind another, whose top the readers see whole. */
-        die->certain = best && p[best] >= tuning->min_confidence;
+        die->certain = read_surely(p, tuning);
         die->box[0] = (int)lround((found[i].cx - found[i].w / 2) * to_full_x);
         die->box[1] = (int)lround((found[i].cy - found[i].h / 2) * to_full_y);
         die->box[2] = (int)lround(found[i].w * to_full_x);
