@@ -101,16 +101,47 @@ done:
     return status;
 }
 
-/* The readers on n dice: the whole-die reader's probabilities (the crop and its mirror image
- * averaged) in whole_die[d * N_CLASSES], the face reader's in face[d * N_CLASSES], the top face's
- * corners (crop widths) in corners[d * 8], and completed[d] when a part of the face the photo's
- * edge cuts off was filled in (yz_vision_complete_cut_face, only for a die the detector is sure
- * of: what it is must not hang on a face made up). */
-static yz_vision_status read_dice(const yz_vision_nets *nets, const yz_vision_image *photo,
-                                  const yz_vision_candidate *dice, int n, float *whole_die,
-                                  float *face, float *corners, int *completed)
+/* n dice and what the readers make of them (read_dice). */
+typedef struct {
+    yz_vision_candidate *dice;
+    float *whole_die; /* the whole-die reader's probabilities, its crop and mirror image averaged:
+                         YZ_VISION_N_CLASSES a die */
+    float *face;      /* the face reader's, YZ_VISION_N_CLASSES a die */
+    float *corners;   /* the top face's corners in crop widths, 8 a die */
+    int *completed;   /* 1 where a part of the face the photo's edge cuts off was filled in */
+} dice_readings;
+
+static void release_readings(dice_readings *r)
+{
+    yz_vision_release(r->dice);
+    yz_vision_release(r->whole_die);
+    yz_vision_release(r->face);
+    yz_vision_release(r->corners);
+    yz_vision_release(r->completed);
+}
+
+/* Room for n dice's readings; YZ_VISION_ERR_NOMEM (nothing held) when there is none. */
+static yz_vision_status alloc_readings(dice_readings *r, int n)
+{
+    r->dice = yz_vision_alloc((size_t)n * sizeof *r->dice);
+    r->whole_die = yz_vision_alloc((size_t)n * YZ_VISION_N_CLASSES * sizeof *r->whole_die);
+    r->face = yz_vision_alloc((size_t)n * YZ_VISION_N_CLASSES * sizeof *r->face);
+    r->corners = yz_vision_alloc((size_t)n * 8 * sizeof *r->corners);
+    r->completed = yz_vision_alloc((size_t)n * sizeof *r->completed);
+    if (r->dice && r->whole_die && r->face && r->corners && r->completed) return YZ_VISION_OK;
+    release_readings(r);
+    return YZ_VISION_ERR_NOMEM;
+}
+
+/* The readers on r->dice[0..n): the whole-die reader on each die's crop and its mirror image,
+ * the top-face net on the crop, the face reader on the face cut out along its corners, a part
+ * the photo's edge cuts off filled in (yz_vision_complete_cut_face, only for a die the detector
+ * is sure of: what it is must not hang on a face made up). */
+static yz_vision_status read_dice(const yz_vision_nets *nets, const yz_vision_image *photo, int n,
+                                  dice_readings *r)
 {
     const yz_vision_geometry *g = &nets->geometry;
+    const yz_vision_candidate *dice = r->dice;
     const int crop_px = g->crop, face_px = g->face;
     /* Pixels: each die's crop, its mirror image and its face. Images: the whole-die reader's
      * crops of the dice and their mirror images, then the dice's faces. */
@@ -142,26 +173,27 @@ static yz_vision_status read_dice(const yz_vision_nets *nets, const yz_vision_im
     if (!status &&
         (yz_cv_net_run(nets->reader, crops, 2 * n, out, 2 * n * YZ_VISION_N_CLASSES, &n_values) ||
          n_values != 2 * n * YZ_VISION_N_CLASSES ||
-         yz_cv_net_run(nets->top_face, crops, n, corners, n * 8, &n_corners) || n_corners != n * 8))
+         yz_cv_net_run(nets->top_face, crops, n, r->corners, n * 8, &n_corners) ||
+         n_corners != n * 8))
         status = YZ_VISION_ERR_INTERNAL;
     for (int d = 0; d < n && !status; d++) {
         yz_cv_point quad[4];
-        yz_vision_face_in_crop(g, corners + d * 8, quad);
+        yz_vision_face_in_crop(g, r->corners + d * 8, quad);
         if (yz_cv_warp_quad(&crops[d], quad, &faces[d]) != YZ_CV_OK)
             status = YZ_VISION_ERR_INTERNAL;
         double side = crop_side(g, &dice[d]);
-        completed[d] = !status && yz_vision_sure_die(&dice[d], &nets->tuning) &&
-                       yz_vision_complete_cut_face(g, &faces[d], quad, dice[d].cx - 0.5 * side,
-                                                   dice[d].cy - 0.5 * side, side / crop_px,
-                                                   photo->w, photo->h);
+        r->completed[d] = !status && yz_vision_sure_die(&dice[d], &nets->tuning) &&
+                          yz_vision_complete_cut_face(g, &faces[d], quad, dice[d].cx - 0.5 * side,
+                                                      dice[d].cy - 0.5 * side, side / crop_px,
+                                                      photo->w, photo->h);
     }
-    if (!status && (yz_cv_net_run(nets->face_reader, faces, n, face, n * YZ_VISION_N_CLASSES,
+    if (!status && (yz_cv_net_run(nets->face_reader, faces, n, r->face, n * YZ_VISION_N_CLASSES,
                                   &n_face_values) ||
                     n_face_values != n * YZ_VISION_N_CLASSES))
         status = YZ_VISION_ERR_INTERNAL;
     for (int d = 0; d < n && !status; d++)
         for (int k = 0; k < YZ_VISION_N_CLASSES; k++)
-            whole_die[d * YZ_VISION_N_CLASSES + k] =
+            r->whole_die[d * YZ_VISION_N_CLASSES + k] =
                 0.5f * (out[d * YZ_VISION_N_CLASSES + k] + out[(n + d) * YZ_VISION_N_CLASSES + k]);
 done:
     yz_vision_release(pixels);
@@ -190,57 +222,44 @@ static const double unsure_moves[][3] = {{-1, -1, 1}, {1, 1, 1}, {1, -1, -1}, {-
  * detector's box may be off by that much, and each reader's probabilities are averaged over the
  * five looks before they are combined: a die half read at one box may read whole at the next,
  * and a value only one box supports stays unsure. Where its top face is stays the first look's.
- * dice[d] is read in whole_die and face (read_dice's layout). */
+ * first holds the n dice's first readings. */
 static yz_vision_status read_unsure_again(const yz_vision_nets *nets, const yz_vision_image *photo,
-                                          const yz_vision_candidate *dice, int n_dice,
-                                          float *whole_die, float *face)
+                                          int n, dice_readings *first)
 {
     int unsure[YZ_VISION_MAX_CANDIDATES], n_unsure = 0;
-    for (int d = 0; d < n_dice; d++) {
+    for (int d = 0; d < n; d++) {
         float p[YZ_VISION_N_CLASSES];
-        yz_vision_combine_readers(whole_die + d * YZ_VISION_N_CLASSES,
-                                  face + d * YZ_VISION_N_CLASSES, p);
+        yz_vision_combine_readers(first->whole_die + d * YZ_VISION_N_CLASSES,
+                                  first->face + d * YZ_VISION_N_CLASSES, p);
         if (!read_surely(p, &nets->tuning)) unsure[n_unsure++] = d;
     }
     if (n_unsure == 0 || nets->tuning.unsure_looks == 0) return YZ_VISION_OK;
-    int n = n_unsure * N_UNSURE_MOVES;
-    yz_vision_candidate *moved = yz_vision_alloc((size_t)n * sizeof *moved);
-    float *moved_whole = yz_vision_alloc((size_t)n * YZ_VISION_N_CLASSES * sizeof(float));
-    float *moved_face = yz_vision_alloc((size_t)n * YZ_VISION_N_CLASSES * sizeof(float));
-    float *corners = yz_vision_alloc((size_t)n * 8 * sizeof(float));
-    int *completed = yz_vision_alloc((size_t)n * sizeof(int));
-    yz_vision_status status = YZ_VISION_OK;
-    if (!moved || !moved_whole || !moved_face || !corners || !completed) {
-        status = YZ_VISION_ERR_NOMEM;
-        goto done;
-    }
+    int n_moved = n_unsure * N_UNSURE_MOVES;
+    dice_readings moved;
+    yz_vision_status status = alloc_readings(&moved, n_moved);
+    if (status) return status;
     for (int u = 0; u < n_unsure; u++)
         for (int m = 0; m < N_UNSURE_MOVES; m++) {
-            const yz_vision_candidate *die = &dice[unsure[u]];
-            yz_vision_candidate *look = &moved[u * N_UNSURE_MOVES + m];
+            const yz_vision_candidate *die = &first->dice[unsure[u]];
+            yz_vision_candidate *look = &moved.dice[u * N_UNSURE_MOVES + m];
             double side = fmax(die->w, die->h), scale = 1 + unsure_moves[m][2] * UNSURE_SCALE;
             *look = *die;
             look->cx += unsure_moves[m][0] * UNSURE_SHIFT * side;
             look->cy += unsure_moves[m][1] * UNSURE_SHIFT * side;
             look->w *= scale, look->h *= scale;
         }
-    status = read_dice(nets, photo, moved, n, moved_whole, moved_face, corners, completed);
+    status = read_dice(nets, photo, n_moved, &moved);
     for (int u = 0; u < n_unsure && !status; u++)
         for (int k = 0; k < YZ_VISION_N_CLASSES; k++) {
-            float *w = &whole_die[unsure[u] * YZ_VISION_N_CLASSES + k],
-                  *f = &face[unsure[u] * YZ_VISION_N_CLASSES + k];
+            float *w = &first->whole_die[unsure[u] * YZ_VISION_N_CLASSES + k],
+                  *f = &first->face[unsure[u] * YZ_VISION_N_CLASSES + k];
             for (int m = 0; m < N_UNSURE_MOVES; m++) {
-                *w += moved_whole[(u * N_UNSURE_MOVES + m) * YZ_VISION_N_CLASSES + k];
-                *f += moved_face[(u * N_UNSURE_MOVES + m) * YZ_VISION_N_CLASSES + k];
+                *w += moved.whole_die[(u * N_UNSURE_MOVES + m) * YZ_VISION_N_CLASSES + k];
+                *f += moved.face[(u * N_UNSURE_MOVES + m) * YZ_VISION_N_CLASSES + k];
             }
             *w /= N_UNSURE_MOVES + 1, *f /= N_UNSURE_MOVES + 1;
         }
-done:
-    yz_vision_release(moved);
-    yz_vision_release(moved_whole);
-    yz_vision_release(moved_face);
-    yz_vision_release(corners);
-    yz_vision_release(completed);
+    release_readings(&moved);
     return status;
 }
 
@@ -262,47 +281,38 @@ yz_vision_status yz_vision_read_tops(const yz_vision_nets *nets, const yz_vision
     memset(readings, 0, (size_t)n_found * sizeof *readings);
     const yz_vision_geometry *g = &nets->geometry;
     float *p_die = yz_vision_alloc((size_t)n_found * sizeof *p_die);
-    yz_vision_candidate *dice = yz_vision_alloc((size_t)n_found * sizeof *dice);
-    float *whole_die = yz_vision_alloc((size_t)n_found * YZ_VISION_N_CLASSES * sizeof(float));
-    float *face = yz_vision_alloc((size_t)n_found * YZ_VISION_N_CLASSES * sizeof(float));
-    float *corners = yz_vision_alloc((size_t)n_found * 8 * sizeof(float));
-    int *completed = yz_vision_alloc((size_t)n_found * sizeof(int));
-    yz_vision_status status = YZ_VISION_OK;
-    if (!p_die || !dice || !whole_die || !face || !corners || !completed) {
-        status = YZ_VISION_ERR_NOMEM;
-        goto done;
+    dice_readings r;
+    yz_vision_status status = alloc_readings(&r, n_found);
+    if (!p_die || status) {
+        yz_vision_release(p_die);
+        if (!status) release_readings(&r);
+        return YZ_VISION_ERR_NOMEM;
     }
     status = yz_vision_die_or_not(nets, photo, found, n_found, p_die);
-    /* The dice, in order: die_of[d] is dice[d]'s candidate. */
+    /* The dice, in order: die_of[d] is r.dice[d]'s candidate. */
     int n_dice = 0, die_of[YZ_VISION_MAX_CANDIDATES];
     for (int i = 0; i < n_found && !status; i++) {
         readings[i].p_die = p_die[i];
         if (p_die[i] < nets->tuning.min_die) continue;
-        dice[n_dice] = found[i];
+        r.dice[n_dice] = found[i];
         die_of[n_dice++] = i;
     }
-    if (status || n_dice == 0) goto done;
-    status = read_dice(nets, photo, dice, n_dice, whole_die, face, corners, completed);
-    if (!status) status = read_unsure_again(nets, photo, dice, n_dice, whole_die, face);
+    if (!status && n_dice > 0) status = read_dice(nets, photo, n_dice, &r);
+    if (!status && n_dice > 0) status = read_unsure_again(nets, photo, n_dice, &r);
     for (int d = 0; d < n_dice && !status; d++) {
         yz_vision_reading *reading = &readings[die_of[d]];
-        yz_vision_combine_readers(whole_die + d * YZ_VISION_N_CLASSES,
-                                  face + d * YZ_VISION_N_CLASSES, reading->p);
-        reading->top_completed = completed[d];
+        yz_vision_combine_readers(r.whole_die + d * YZ_VISION_N_CLASSES,
+                                  r.face + d * YZ_VISION_N_CLASSES, reading->p);
+        reading->top_completed = r.completed[d];
         /* Corners come in crop widths, across the square the crop was cut from. */
-        double side = crop_side(g, &dice[d]);
+        double side = crop_side(g, &r.dice[d]);
         for (int k = 0; k < 4; k++) {
-            reading->top[k][0] = dice[d].cx + (corners[d * 8 + 2 * k] - 0.5) * side;
-            reading->top[k][1] = dice[d].cy + (corners[d * 8 + 2 * k + 1] - 0.5) * side;
+            reading->top[k][0] = r.dice[d].cx + (r.corners[d * 8 + 2 * k] - 0.5) * side;
+            reading->top[k][1] = r.dice[d].cy + (r.corners[d * 8 + 2 * k + 1] - 0.5) * side;
         }
     }
-done:
     yz_vision_release(p_die);
-    yz_vision_release(dice);
-    yz_vision_release(whole_die);
-    yz_vision_release(face);
-    yz_vision_release(corners);
-    yz_vision_release(completed);
+    release_readings(&r);
     return status;
 }
 
