@@ -261,10 +261,9 @@ static void the_nets_take_the_sizes_pipeline_json_gives(void **state)
     rmdir(dir);
 }
 
-/* Fails the 1st, 2nd, ... allocation of a full read until one read needs no more: each must
- * end in a clean "out of memory" (ASan's leak check sees what is left behind). */
-/* Fails each allocation of loading and reading the drawn scene in turn, with $YARDZEE_TUNE set to
- * tune (NULL: unset), until a read needs no more. */
+/* Fails the 1st, 2nd, ... allocation of loading and reading the drawn scene, $YARDZEE_TUNE set to
+ * tune (NULL: unset), until one read needs no more: each must end in a clean "out of memory"
+ * (ASan's leak check sees what is left behind). */
 static void fail_each_allocation(const char *tune)
 {
     if (tune)
@@ -754,8 +753,6 @@ static void the_claim_marks_the_die_that_differs(void **state)
     free(photo.image.rgb);
 }
 
-/* The oracle, plainly: where the two readers' favourite values agree, the geometric mean of
- * their probabilities, scaled to sum to one; else the plain mean. */
 /* A die the readers leave unsure is read again at boxes moved a little, each reader's
  * probabilities averaged over the looks (read.c's read_unsure_again); a die read surely is read
  * once. lawn_112's third die, half behind another, stays unsure either way. */
@@ -785,6 +782,8 @@ static void only_unsure_dice_are_read_again(void **state)
     assert_true(read_again > 0);
 }
 
+/* The oracle, plainly: where the two readers' favourite values agree, the geometric mean of
+ * their probabilities, scaled to sum to one; else the plain mean. */
 static void two_readers_make_one_reading(void **state)
 {
     (void)state;
