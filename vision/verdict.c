@@ -287,13 +287,13 @@ void yz_vision_give_verdict(yz_vision_result *result, int expect, const yz_visio
     int seen_twice_too = -1, again_first = -1, again_second = -1;
     int two_dice = distrust_two_dice_boxes(result, expected, tuning->two_dice_side),
         cut_off = distrust_cut_off_dice(result, expected),
-        seen_twice = distrust_one_face_twice(result, &seen_twice_too),
-        found_again = count_found_again(result, &again_first, &again_second);
+        seen_twice = distrust_one_face_twice(result, &seen_twice_too);
     if (expect > 0 && result->n_dice < expect)
         refuse(result, "Take another photo from a little higher, with every die in the frame.",
                "found %d %s, expected %d; one may be hidden or out of frame", result->n_dice,
                result->n_dice == 1 ? "die" : "dice", expect);
-    else if (expect > 0 && result->n_dice > expect && found_again >= result->n_dice - expect)
+    else if (expect > 0 && result->n_dice > expect &&
+             count_found_again(result, &again_first, &again_second) >= result->n_dice - expect)
         /* As many dice boxed over a die above them as there are dice too many: most often one
          * die found twice (a side face from a low camera, a top boxed twice), rarely a die
          * behind another and a stray thing besides. */
