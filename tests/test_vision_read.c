@@ -212,15 +212,17 @@ static void the_nets_take_the_sizes_pipeline_json_gives(void **state)
     assert_int_equal(net_outputs("die_or_not.onnx", crop), 2);
     assert_int_equal(net_outputs("dice_detector.onnx", side),
                      3 * (side / stride) * (side / stride));
+    assert_int_equal(net_outputs("second_detector.onnx", side),
+                     3 * (side / stride) * (side / stride));
     assert_int_not_equal(net_outputs("top_reader.onnx", 2 * crop), 7);
     assert_int_not_equal(net_outputs("face_reader.onnx", 2 * face), 7);
 
     /* The library reads the same file: one whose field is wrong is an error naming the field. */
     char dir[] = "/tmp/yz-models-XXXXXX", link[600], target[600];
     assert_non_null(mkdtemp(dir));
-    static const char *nets[5] = {"dice_detector.onnx", "top_reader.onnx", "top_face.onnx",
-                                  "face_reader.onnx", "die_or_not.onnx"};
-    for (int i = 0; i < 5; i++) {
+    static const char *nets[6] = {"dice_detector.onnx", "top_reader.onnx", "top_face.onnx",
+                                  "face_reader.onnx",   "die_or_not.onnx", "second_detector.onnx"};
+    for (int i = 0; i < 6; i++) {
         snprintf(target, sizeof target, "%s/../models/%s", YZ_SAMPLES_DIR, nets[i]);
         snprintf(link, sizeof link, "%s/%s", dir, nets[i]);
         assert_int_equal(symlink(target, link), 0);
@@ -254,7 +256,7 @@ static void the_nets_take_the_sizes_pipeline_json_gives(void **state)
             fail_msg("case %zu: '%s' says nothing of '%s'", k, err.message, broken[k].message);
     }
     remove(path);
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 6; i++) {
         snprintf(link, sizeof link, "%s/%s", dir, nets[i]);
         remove(link);
     }

@@ -167,6 +167,47 @@ static void a_piece_of_a_sure_die_is_not_a_die(void **state)
     assert_non_null(strstr(result.reason, "found 6 dice, expected 5"));
 }
 
+/* A second reading of a refused photo (pipeline.c's ask_second_detector) stands in for the
+ * first only where it reads, and finds every die the first found with each sure value the
+ * same: it may add a die the first missed, or read one the first left unsure. */
+static void a_second_reading_keeps_what_the_first_saw(void **state)
+{
+    (void)state;
+    verdict_case four = {4, -1, -1, -1, 0, 5, 0, 0, NULL, 0, 0};
+    verdict_case five = {5, -1, -1, -1, 0, 5, 0, 1, NULL, 0, 0};
+    yz_vision_tuning tuning;
+    assert_int_equal(yz_vision_tuning_parse(NULL, "test", &tuning, NULL), YZ_VISION_OK);
+    yz_vision_result first = hand_made(&four), second = hand_made(&five);
+    yz_vision_give_verdict(&first, 5, &tuning);
+    yz_vision_give_verdict(&second, 5, &tuning);
+    assert_int_equal(first.status, YZ_VISION_READ_REFUSED);
+    assert_int_equal(second.status, YZ_VISION_READ_OK);
+    /* Adds the die the first missed. */
+    assert_true(yz_vision_second_reading_stands(&second, &first));
+    /* A die the first read surely, read otherwise. */
+    yz_vision_result changed = second;
+    changed.dice[2].value = 6;
+    assert_false(yz_vision_second_reading_stands(&changed, &first));
+    /* The first's die 3 unsure: the second may read it as it will. */
+    yz_vision_result unsure = first;
+    unsure.dice[2].certain = 0;
+    unsure.dice[2].value = 0;
+    assert_true(yz_vision_second_reading_stands(&changed, &unsure));
+    /* A die the first found, not there: its box's centre moved by half the box's side (25 of 50
+     * px) is another place; by 24 px, the same die. */
+    yz_vision_result moved = second;
+    moved.dice[1].box[0] += 25;
+    assert_false(yz_vision_second_reading_stands(&moved, &first));
+    moved.dice[1].box[0] -= 1;
+    assert_true(yz_vision_second_reading_stands(&moved, &first));
+    moved.dice[1].box[1] += 25;
+    assert_false(yz_vision_second_reading_stands(&moved, &first));
+    /* A second reading that is refused itself never stands. */
+    yz_vision_result refused = second;
+    refused.status = YZ_VISION_READ_REFUSED;
+    assert_false(yz_vision_second_reading_stands(&refused, &first));
+}
+
 /* $YARDZEE_TUNE's grammar: NAME=VALUE, comma-separated, each name once known, each value in
  * its range; the committed thresholds otherwise. */
 static void thresholds_are_set_by_name_or_refused(void **state)
@@ -219,6 +260,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_verdict_reads_only_what_it_can_vouch_for),
         cmocka_unit_test(a_piece_of_a_sure_die_is_not_a_die),
+        cmocka_unit_test(a_second_reading_keeps_what_the_first_saw),
         cmocka_unit_test(thresholds_are_set_by_name_or_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -100,6 +100,12 @@ SETS = {
               "twenty-ninth try: six dice, two touching or one behind another, on the lawn"),
     "wsix29": (f"--count 120 --seed 263000 {W640} --six-close --prefix wsix29_",
                "twenty-ninth try: the same in the world"),
+    "wob33": (f"--count 200 --seed 281000 {W640} --one-behind-another --masks --prefix wob33_",
+              "thirty-third try: world dice touching or one behind another, for a second "
+              "detector (fb2, not kept)"),
+    "wsix33": (f"--count 120 --seed 283000 {W640} --six-close --masks --prefix wsix33_",
+               "thirty-third try: six close world dice, for the same (a training set; wsix29 "
+               "stays the dev set)"),
 }
 
 

@@ -87,6 +87,23 @@ the world half of one named as WORLD. --init-from a folder holding such a pair f
 one, its first half as it was: the second learns through the pair's output, so where the lawn
 detector sees no die.
 
+models/second_detector.onnx is the committed pair with its world half taught longer and freer
+(READER_HISTORY.md's thirty-third try): the world renders no longer held at the committed maps
+(only the lawn folders and the webcam and byler-d6 photos are keep-sets), at twice the learning
+rate, for 12 epochs. vision/pipeline.c asks it only about a photo the committed pair leaves
+refused. The render folders are tools/render_sets.py's, drawn into /tmp, and epanemu-dice's
+training part unstretched by tools/unstretch_set.py:
+
+  S=../shared/data; /usr/bin/python3 tools/render_sets.py world6 w13 w15 pl13 gl13 pl14 ob14 \
+      gl14 cl14
+  /usr/bin/python3 tools/train_reader.py $S/matteop65-webcam $S/byler-d6 $S/byler-d6 \
+      /tmp/unstretched/epanemu-dice /tmp/unstretched/epanemu-dice /tmp/world6 /tmp/w13 \
+      /tmp/w15 /tmp/pl13 /tmp/gl13 /tmp/pl14 /tmp/ob14 /tmp/gl14 /tmp/cl14 --only detector \
+      --init-from models --max-lr 1e-3 --det-epochs 12 --colour-turn 0.3 \
+      --keep-sets pl13,gl13,pl14,ob14,gl14,cl14,matteop65-webcam,byler-d6 --keep-weight 2 \
+      --threads 2 --out /tmp/second   # 12 minutes
+  cp /tmp/second/dice_detector.onnx models/second_detector.onnx
+
 Needs python3-torch, python3-opencv, python3-numpy (Debian packages; tools/setup.sh --train),
 and python3-onnx for --init-from.
 """

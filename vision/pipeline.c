@@ -31,6 +31,7 @@
 #define TOP_FACE_FILE "top_face.onnx"
 #define FACE_READER_FILE "face_reader.onnx"
 #define DIE_OR_NOT_FILE "die_or_not.onnx"
+#define SECOND_DETECTOR_FILE "second_detector.onnx"
 
 static yz_vision_status load_net(const char *dir, const char *file, yz_cv_net **net,
                                  yz_vision_error *err)
@@ -55,6 +56,7 @@ void yz_vision_nets_free(yz_vision_nets *nets)
     yz_cv_net_free(nets->top_face);
     yz_cv_net_free(nets->face_reader);
     yz_cv_net_free(nets->die_or_not);
+    yz_cv_net_free(nets->second_detector);
     yz_vision_release(nets);
 }
 
@@ -72,6 +74,8 @@ yz_vision_status yz_vision_nets_load(const char *chosen_dir, yz_vision_nets **ne
     if (status == YZ_VISION_OK)
         status = load_net(dir, FACE_READER_FILE, &(*nets)->face_reader, err);
     if (status == YZ_VISION_OK) status = load_net(dir, DIE_OR_NOT_FILE, &(*nets)->die_or_not, err);
+    if (status == YZ_VISION_OK)
+        status = load_net(dir, SECOND_DETECTOR_FILE, &(*nets)->second_detector, err);
     if (status == YZ_VISION_OK) status = yz_vision_geometry_load(dir, &(*nets)->geometry, err);
     /* The nets usually load on a thread of their own while the photo decodes (src/photo.c), so
      * the pool's start is done there too: 2-3 ms less for a 12 MP read on two cores. */
@@ -167,6 +171,34 @@ static yz_vision_status look_again_if_short(const yz_vision_nets *nets,
     return status;
 }
 
+/* A photo refused with no more dice found than expected (too few, or one unsure) is read again
+ * from the start with the second detector: the lawn detector's pair with a world half taught
+ * longer on world scenes, on crowded ones, and on the real photo sets (tools/train_reader.py,
+ * READER_HISTORY.md's thirty-third try). Its reading replaces the first only when the photo
+ * reads there, and every die the first found is among its dice, each value read surely the
+ * same: the second may add a die the first missed or read one it left unsure, but not throw
+ * away what the first saw. A photo read surely by the first is never asked again, so the
+ * second detector costs nothing where the first reads. */
+static yz_vision_status ask_second_detector(const yz_vision_nets *nets,
+                                            const yz_vision_photo *photo, int expect,
+                                            yz_vision_result *result)
+{
+    if (expect <= 0 || result->status == YZ_VISION_READ_OK || result->n_dice > expect)
+        return YZ_VISION_OK;
+    yz_vision_nets second = *nets; /* the same loaded nets, the other detector */
+    second.detector = nets->second_detector;
+    yz_vision_result *again = yz_vision_alloc(sizeof *again);
+    if (!again) return YZ_VISION_ERR_NOMEM;
+    *again = *result;
+    yz_vision_status status = find_read_judge(&second, photo, expect, 1, again);
+    if (status == YZ_VISION_OK) status = look_again_if_short(&second, photo, expect, again);
+    result->ms_detect = again->ms_detect; /* the time every look took */
+    result->ms_read = again->ms_read;
+    if (status == YZ_VISION_OK && yz_vision_second_reading_stands(again, result)) *result = *again;
+    yz_vision_release(again);
+    return status;
+}
+
 /* yz_vision_read_photo, with `name` (the photo's file, or "(photo)") in error messages. */
 static yz_vision_status read_named(const yz_vision_photo *photo, const char *name,
                                    const yz_vision_options *opts, yz_vision_result *result,
@@ -186,6 +218,7 @@ static yz_vision_status read_named(const yz_vision_photo *photo, const char *nam
     }
     status = find_read_judge(nets, photo, opts->expect, 1, result);
     if (status == YZ_VISION_OK) status = look_again_if_short(nets, photo, opts->expect, result);
+    if (status == YZ_VISION_OK) status = ask_second_detector(nets, photo, opts->expect, result);
     if (status != YZ_VISION_OK)
         yz_vision_fail(err, status, name,
                        status == YZ_VISION_ERR_NOMEM ? "out of memory" : "image processing failed");

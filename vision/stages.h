@@ -63,6 +63,9 @@ yz_vision_status yz_vision_tuning_parse(const char *list, const char *source,
 
 struct yz_vision_nets {
     yz_cv_net *detector, *reader, *top_face, *face_reader, *die_or_not;
+    /* A detector taught longer on the world, asked only about a photo `detector` leaves
+     * refused (pipeline.c's ask_second_detector). */
+    yz_cv_net *second_detector;
     yz_vision_geometry geometry;
     yz_vision_tuning tuning;
 };
@@ -133,6 +136,11 @@ void yz_vision_collect_dice(const yz_vision_photo *photo, const yz_vision_tuning
 /* Step 3: the roll, the status and the reason; distrusts dice whose boxes or top faces say
  * they cannot be trusted. */
 void yz_vision_give_verdict(yz_vision_result *result, int expect, const yz_vision_tuning *tuning);
+
+/* Whether a second reading of a photo the first refused (pipeline.c's ask_second_detector)
+ * stands in for the first: the photo reads there, and every die the first found is found
+ * again, each value the first read surely the same. */
+int yz_vision_second_reading_stands(const yz_vision_result *second, const yz_vision_result *first);
 
 /* ---- shared ---- */
 

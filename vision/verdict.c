@@ -58,6 +58,11 @@ static int box_at_edge(const yz_vision_result *result, const yz_vision_die *die,
            out_of_frame(result, die->box[0] + die->box[2], die->box[1] + die->box[3], margin);
 }
 
+static double box_centre_x(const yz_vision_die *die)
+{
+    return die->box[0] + 0.5 * die->box[2];
+}
+
 static double box_centre_y(const yz_vision_die *die)
 {
     return die->box[1] + 0.5 * die->box[3];
@@ -339,4 +344,28 @@ void yz_vision_give_verdict(yz_vision_result *result, int expect, const yz_visio
                        "die %d (from the left) could not be read with confidence", i + 1);
                 return;
             }
+}
+
+/* Whether every die `first` found is found again in `second` (a box there whose centre lies
+ * within half the smaller of the two boxes' sides of its own), with the same value where first
+ * read it surely. */
+static int finds_again(const yz_vision_result *second, const yz_vision_result *first)
+{
+    for (int i = 0; i < first->n_dice; i++) {
+        const yz_vision_die *a = &first->dice[i];
+        int found = 0;
+        for (int k = 0; k < second->n_dice && !found; k++) {
+            const yz_vision_die *b = &second->dice[k];
+            found = fabs(box_centre_x(a) - box_centre_x(b)) < 0.5 * fmin(a->box[2], b->box[2]) &&
+                    fabs(box_centre_y(a) - box_centre_y(b)) < 0.5 * fmin(a->box[3], b->box[3]) &&
+                    (!a->certain || b->value == a->value);
+        }
+        if (!found) return 0;
+    }
+    return 1;
+}
+
+int yz_vision_second_reading_stands(const yz_vision_result *second, const yz_vision_result *first)
+{
+    return second->status == YZ_VISION_READ_OK && finds_again(second, first);
 }
