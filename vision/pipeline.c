@@ -1,5 +1,5 @@
 /* pipeline.c - from an upright working-size photo to the dice and the values of their top
- * faces, with five small learned nets (the .onnx files in models/, trained by
+ * faces, with six small learned nets (the .onnx files in models/, trained by
  * tools/train_reader.py, tools/train_top_face.py, tools/train_face_reader.py and
  * tools/train_die_or_not.py on rendered
  * lawn scenes and the shared photo sets; those scripts say how to regenerate them, and
@@ -14,7 +14,8 @@
  *  3. Verdict (verdict.c): the photo is ok only when the expected number of dice was found and
  *     every one is certain; else refused, with why and how to take one that reads.
  * A photo with fewer dice found than expected goes through the three again, the detector's
- * canvas a little larger (look_again_if_short).
+ * canvas a little larger (look_again_if_short); one still refused, with the second detector
+ * (ask_second_detector).
  * The only sizes are fractions of each die's measured box, and the nets' input sizes, which
  * models/pipeline.json gives.
  */

@@ -99,9 +99,10 @@ void yz_vision_decode_cores(int n_cores);
 typedef struct {
     int expect;        /* number of dice that must be found, 5 by default; 0 = any number */
     int max_long_side; /* working size, 0 = default */
-    /* Directory holding dice_detector.onnx, top_reader.onnx, top_face.onnx and face_reader.onnx
-     * (the learned nets, see tools/train_reader.py, tools/train_top_face.py and
-     * tools/train_face_reader.py) and pipeline.json (the sizes they were trained with). NULL:
+    /* Directory holding dice_detector.onnx, second_detector.onnx, top_reader.onnx,
+     * top_face.onnx, face_reader.onnx and die_or_not.onnx (the learned nets, see
+     * tools/train_reader.py, tools/train_top_face.py, tools/train_face_reader.py and
+     * tools/train_die_or_not.py) and pipeline.json (the sizes they were trained with). NULL:
      * $YARDZEE_MODELS when set, else share/yardzee/models beside the running program's bin/
      * (installed), else models/ in or above its folder (the build tree's link to the source
      * models). Loading the nets also reads $YARDZEE_TUNE, for threshold sweeps only
