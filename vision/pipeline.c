@@ -173,12 +173,12 @@ static yz_vision_status look_again_if_short(const yz_vision_nets *nets,
 }
 
 /* A photo refused with no more dice found than expected (too few, or one unsure) is read again
- * from the start with the second detector: the lawn detector's pair with a world half taught
- * longer on world scenes, on crowded ones, and on the real photo sets (tools/train_reader.py,
- * READER_HISTORY.md's thirty-third try). Its reading replaces the first only when the photo
- * reads there, and every die the first found is among its dice, each value read surely the
- * same: the second may add a die the first missed or read one it left unsure, but not throw
- * away what the first saw. A photo read surely by the first is never asked again, so the
+ * from the start with the second detector: the pair with its world half taught further on the
+ * world renders and the real photo sets, no longer held to the first's maps there
+ * (tools/train_reader.py, READER_HISTORY.md's thirty-third try). Its reading replaces the first
+ * only when the photo reads there, and every die the first found is among its dice, each value read
+ * surely the same: the second may add a die the first missed or read one it left unsure, but not
+ * throw away what the first saw. A photo read surely by the first is never asked again, so the
  * second detector costs nothing where the first reads. */
 static yz_vision_status ask_second_detector(const yz_vision_nets *nets,
                                             const yz_vision_photo *photo, int expect,
