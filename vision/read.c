@@ -226,6 +226,7 @@ static const double unsure_moves[][3] = {{-1, -1, 1}, {1, 1, 1}, {1, -1, -1}, {-
 static yz_vision_status read_unsure_again(const yz_vision_nets *nets, const yz_vision_image *photo,
                                           int n, dice_readings *first)
 {
+    if (nets->tuning.unsure_looks == 0) return YZ_VISION_OK;
     int unsure[YZ_VISION_MAX_CANDIDATES], n_unsure = 0;
     for (int d = 0; d < n; d++) {
         float p[YZ_VISION_N_CLASSES];
@@ -233,7 +234,7 @@ static yz_vision_status read_unsure_again(const yz_vision_nets *nets, const yz_v
                                   first->face + d * YZ_VISION_N_CLASSES, p);
         if (!read_surely(p, &nets->tuning)) unsure[n_unsure++] = d;
     }
-    if (n_unsure == 0 || nets->tuning.unsure_looks == 0) return YZ_VISION_OK;
+    if (n_unsure == 0) return YZ_VISION_OK;
     int n_moved = n_unsure * N_UNSURE_MOVES;
     dice_readings moved;
     yz_vision_status status = alloc_readings(&moved, n_moved);
