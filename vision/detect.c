@@ -48,7 +48,7 @@ static void one_peak_per_die(yz_vision_candidate *found, int *n_found)
 {
     qsort(found, (size_t)*n_found, sizeof *found, by_score);
     int kept = 0;
-    for (int i = 0; i < *n_found; i++) {
+    for (int i = 0; i < *n_found && kept < YZ_VISION_MAX_CANDIDATES; i++) {
         int same = 0;
         for (int k = 0; k < kept && !same; k++)
             same = same_die(&found[i], &found[k]);
@@ -106,9 +106,12 @@ static yz_vision_status detect_in_window(const yz_vision_nets *nets, const yz_vi
         canvas_h = (shrunk_h + align - 1) / align * align;
     int grid_w = canvas_w / stride, grid_h = canvas_h / stride;
     size_t n_out = 3 * (size_t)grid_w * grid_h;
+    /* A peak beats its eight neighbours, so at most one cell in four is one. */
+    int max_peaks = ((grid_w + 1) / 2) * ((grid_h + 1) / 2);
     uint8_t *canvas = yz_vision_alloc((size_t)canvas_w * canvas_h * 3);
     float *out = yz_vision_alloc(n_out * sizeof(float));
-    if (!canvas || !out) {
+    yz_vision_candidate *peaks = yz_vision_alloc((size_t)max_peaks * sizeof *peaks);
+    if (!canvas || !out || !peaks) {
         status = YZ_VISION_ERR_NOMEM;
         goto done;
     }
@@ -127,7 +130,7 @@ static yz_vision_status detect_in_window(const yz_vision_nets *nets, const yz_vi
     const float *heat = out, *width = out + grid_w * grid_h, *height = width + grid_w * grid_h;
     int cells_w = (shrunk_w + stride - 1) / stride, cells_h = (shrunk_h + stride - 1) / stride;
     double to_photo = 1.0 / scale;
-    *n_found = 0;
+    int n_peaks = 0;
     for (int y = 0; y < cells_h; y++)
         for (int x = 0; x < cells_w; x++) {
             float score = heat[y * grid_w + x];
@@ -146,8 +149,8 @@ static yz_vision_status detect_in_window(const yz_vision_nets *nets, const yz_vi
                     sx += other * dx;
                     sy += other * dy;
                 }
-            if (!peak || *n_found == YZ_VISION_MAX_CANDIDATES) continue;
-            yz_vision_candidate *c = &found[(*n_found)++];
+            if (!peak || n_peaks == max_peaks) continue;
+            yz_vision_candidate *c = &peaks[n_peaks++];
             c->score = score;
             c->cx = (x + 0.5 + sx / sum) * stride * to_photo;
             c->cy = (y + 0.5 + sy / sum) * stride * to_photo;
@@ -155,7 +158,12 @@ static yz_vision_status detect_in_window(const yz_vision_nets *nets, const yz_vi
             c->h = fmax(1.0, height[y * grid_w + x] * g->box_unit * to_photo);
             c->unexplained = 0;
         }
-    one_peak_per_die(found, n_found);
+    /* The strongest peaks are kept, wherever they are: a patterned ground (a blanket's checks,
+     * printed dots) can raise more weak peaks than a look keeps, and keeping the first in
+     * reading order lost every die below them. */
+    one_peak_per_die(peaks, &n_peaks);
+    memcpy(found, peaks, (size_t)n_peaks * sizeof *found);
+    *n_found = n_peaks;
     add_unexplained(nets, heat, width, height, grid_w, cells_w, cells_h, to_photo, found, n_found);
     for (int i = 0; i < *n_found; i++) {
         found[i].cx += window[0];
@@ -164,6 +172,7 @@ static yz_vision_status detect_in_window(const yz_vision_nets *nets, const yz_vi
 done:
     yz_vision_release(canvas);
     yz_vision_release(out);
+    yz_vision_release(peaks);
     return status;
 }
 

@@ -15,10 +15,13 @@
 #include "cv.h"
 #include "internal.h"
 
-#define YZ_VISION_N_CLASSES 7       /* a reader's outputs: 0 = no readable top face, 1..6 */
-#define YZ_VISION_MAX_CANDIDATES 64 /* peaks and unexplained places kept from one look */
-#define YZ_VISION_MAX_FACE 64       /* the largest face reader input geometry.c accepts */
-#define YZ_VISION_PIECE_OF_DIE 0.5  /* a peak under this share of the dice's side is a piece */
+#define YZ_VISION_N_CLASSES 7 /* a reader's outputs: 0 = no readable top face, 1..6 */
+/* Peaks and unexplained places kept from one look, the strongest first. A patterned ground (a
+ * blanket's checks, printed dots, gravel) raises a peak at every spot, and the die-or-not net
+ * must see the dice among them: with 64, a look at such a photo could keep no die at all. */
+#define YZ_VISION_MAX_CANDIDATES 256
+#define YZ_VISION_MAX_FACE 64      /* the largest face reader input geometry.c accepts */
+#define YZ_VISION_PIECE_OF_DIE 0.5 /* a peak under this share of the dice's side is a piece */
 
 /* What the nets were trained with and the C must do the same way: models/pipeline.json, the
  * one place these numbers are written (the training scripts read it too). */
