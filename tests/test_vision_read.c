@@ -1123,6 +1123,11 @@ static void hard_photos_are_read_as_a_person_would(void **state)
          * read as no dice at all. The strongest peaks are kept, up to 256, and the die-or-not
          * net finds the five dice among them. */
         {"world/world_002.jpg", 5, 5, NULL, {1, 6, 2, 4, 4}},
+        /* Five large blue dice on sand, a third of the frame's height each: the first look
+         * finds three, one unsure, and the closer look again no more; fewer than expected
+         * still, the look from farther back (far_look_side) sees them nearer the size the
+         * detector learned and reads all five. */
+        {"world/world_003.jpg", 5, 5, NULL, {1, 3, 4, 2, 6}},
     };
     char path[8192];
     for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {

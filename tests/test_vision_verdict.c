@@ -253,6 +253,9 @@ static void thresholds_are_set_by_name_or_refused(void **state)
     /* The look again when fewer dice are found than expected, and how it is switched off. */
     assert_int_equal(yz_vision_tuning_parse("short_look_side=0", "T", &tuning, NULL), YZ_VISION_OK);
     assert_float_equal(tuning.short_look_side, 0, 1e-12);
+    assert_float_equal(tuning.far_look_side, 0.75, 1e-12);
+    assert_int_equal(yz_vision_tuning_parse("far_look_side=0", "T", &tuning, NULL), YZ_VISION_OK);
+    assert_float_equal(tuning.far_look_side, 0, 1e-12);
 }
 
 int main(void)

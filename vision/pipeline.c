@@ -14,8 +14,8 @@
  *  3. Verdict (verdict.c): the photo is ok only when the expected number of dice was found and
  *     every one is certain; else refused, with why and how to take one that reads.
  * A photo with fewer dice found than expected goes through the three again, the detector's
- * canvas a little larger (look_again_if_short); one still refused, with the second detector
- * (ask_second_detector).
+ * canvas a little larger, then, still short, a little smaller (look_again_while_short); one
+ * still refused, with the second detector (ask_second_detector).
  * The only sizes are fractions of each die's measured box, and the nets' input sizes, which
  * models/pipeline.json gives.
  */
@@ -137,38 +137,50 @@ static yz_vision_status find_read_judge(const yz_vision_nets *nets, const yz_vis
 }
 
 /* When fewer dice were found than the player says were thrown, the photo is looked at again
- * with the detector's canvas short_look_side times larger: every die a little larger to it,
- * some dice it scored under doubt_score at the first look score above it there (on the world
- * dev renders about one photo in seven refused for too few dice then reads right). The
- * die-or-not net and both readers judge what the closer look finds as they judge any die. Only
- * a photo refused for too few dice pays for it, and only a reading of more dice, still no more
- * than expected, replaces the first: 4 of 5 found, then 6, keeps "found 4 dice". With five
- * expected, a photo of six dice with two lost can pass as five this way: one more of the 120
- * world dev renders of six close dice (tools/READER_HISTORY.md, thirtieth try). */
+ * with the detector's canvas `side` times its own: larger, every die a little larger to it,
+ * and some dice it scored under doubt_score at the first look score above it there (on the
+ * world dev renders about one photo in seven refused for too few dice then reads right);
+ * smaller, dice much larger than those it learned on (a camera close to them) come nearer the
+ * size it knows. The die-or-not net and both readers judge what the other look finds as they
+ * judge any die. Only a photo refused for too few dice pays for it, and only a reading of more
+ * dice, still no more than expected, replaces the first: 4 of 5 found, then 6, keeps "found 4
+ * dice". With five expected, a photo of six dice with two lost can pass as five this way: one
+ * more of the 120 world dev renders of six close dice (tools/READER_HISTORY.md, thirtieth
+ * try). */
 static yz_vision_status look_again_if_short(const yz_vision_nets *nets,
-                                            const yz_vision_photo *photo, int expect,
+                                            const yz_vision_photo *photo, int expect, double side,
                                             yz_vision_result *result)
 {
-    const yz_vision_tuning *tuning = &nets->tuning;
-    if (expect <= 0 || result->n_dice >= expect || tuning->short_look_side <= 0)
-        return YZ_VISION_OK;
-    yz_vision_nets closer = *nets; /* the same loaded nets, looking otherwise */
-    int align = closer.geometry.det_align;
-    closer.geometry.det_side =
-        (int)lround(closer.geometry.det_side * tuning->short_look_side / align) * align;
-    if (closer.geometry.det_side < align) closer.geometry.det_side = align;
+    if (expect <= 0 || result->n_dice >= expect || side <= 0) return YZ_VISION_OK;
+    yz_vision_nets other = *nets; /* the same loaded nets, looking otherwise */
+    int align = other.geometry.det_align;
+    other.geometry.det_side = (int)lround(other.geometry.det_side * side / align) * align;
+    if (other.geometry.det_side < align) other.geometry.det_side = align;
     yz_vision_result *again = yz_vision_alloc(sizeof *again);
     if (!again) return YZ_VISION_ERR_NOMEM;
     *again = *result;
     /* Nor does it trust a top face the frame's edge cuts, filled in from its twin: on a shifted
      * copy of a lawn dev render it found a 4 cut by the bottom edge and read it surely as a 2,
      * and none of the 41 photos it read right on the dev sets and their copies needed one. */
-    yz_vision_status status = find_read_judge(&closer, photo, expect, 0, again);
+    yz_vision_status status = find_read_judge(&other, photo, expect, 0, again);
     result->ms_detect = again->ms_detect; /* the time both looks took */
     result->ms_read = again->ms_read;
     if (status == YZ_VISION_OK && again->n_dice > result->n_dice && again->n_dice <= expect)
         *result = *again;
     yz_vision_release(again);
+    return status;
+}
+
+/* The looks again when short: closer first (short_look_side), then, still short, from farther
+ * back (far_look_side). */
+static yz_vision_status look_again_while_short(const yz_vision_nets *nets,
+                                               const yz_vision_photo *photo, int expect,
+                                               yz_vision_result *result)
+{
+    yz_vision_status status =
+        look_again_if_short(nets, photo, expect, nets->tuning.short_look_side, result);
+    if (status == YZ_VISION_OK)
+        status = look_again_if_short(nets, photo, expect, nets->tuning.far_look_side, result);
     return status;
 }
 
@@ -192,7 +204,7 @@ static yz_vision_status ask_second_detector(const yz_vision_nets *nets,
     if (!again) return YZ_VISION_ERR_NOMEM;
     *again = *result;
     yz_vision_status status = find_read_judge(&second, photo, expect, 1, again);
-    if (status == YZ_VISION_OK) status = look_again_if_short(&second, photo, expect, again);
+    if (status == YZ_VISION_OK) status = look_again_while_short(&second, photo, expect, again);
     result->ms_detect = again->ms_detect; /* the time every look took */
     result->ms_read = again->ms_read;
     if (status == YZ_VISION_OK && yz_vision_second_reading_stands(again, result)) *result = *again;
@@ -218,7 +230,7 @@ static yz_vision_status read_named(const yz_vision_photo *photo, const char *nam
         result->ms_load = yz_vision_now_ms() - started;
     }
     status = find_read_judge(nets, photo, opts->expect, 1, result);
-    if (status == YZ_VISION_OK) status = look_again_if_short(nets, photo, opts->expect, result);
+    if (status == YZ_VISION_OK) status = look_again_while_short(nets, photo, opts->expect, result);
     if (status == YZ_VISION_OK) status = ask_second_detector(nets, photo, opts->expect, result);
     if (status != YZ_VISION_OK)
         yz_vision_fail(err, status, name,

@@ -51,6 +51,8 @@ typedef struct {
     double overlap_die;     /* where sure dice overlap, look again at dice this large (canvas px) */
     double short_look_side; /* fewer dice than expected: look again on a canvas this many times
                                larger (0: never) */
+    double far_look_side;   /* still fewer: look again on a canvas this many times the first
+                               (0: never) */
     double unsure_looks;    /* 1: a die left unsure is read again at moved boxes; 0: not */
 } yz_vision_tuning;
 

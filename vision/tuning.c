@@ -33,6 +33,9 @@ static const struct {
      * (READER_HISTORY.md, thirtieth try): 1.4 read a photo of six dice wrongly as sure with its
      * count given. */
     {"short_look_side", offsetof(yz_vision_tuning, short_look_side), 1.2, 0, 4},
+    /* Still fewer dice than expected: look again on a canvas this many times the first, for dice
+     * far larger than the detector learned on (READER_HISTORY.md, thirty-fourth try). */
+    {"far_look_side", offsetof(yz_vision_tuning, far_look_side), 0.75, 0, 4},
     /* A die left unsure read again at moved boxes (read.c's read_unsure_again): on dev sets
      * moves from half to 2.5 times as far read alike (READER_HISTORY.md, thirty-second try). */
     {"unsure_looks", offsetof(yz_vision_tuning, unsure_looks), 1, 0, 1},
