@@ -163,7 +163,7 @@ static yz_vision_status look_again_if_short(const yz_vision_nets *nets,
      * copy of a lawn dev render it found a 4 cut by the bottom edge and read it surely as a 2,
      * and none of the 41 photos it read right on the dev sets and their copies needed one. */
     yz_vision_status status = find_read_judge(&other, photo, expect, 0, again);
-    result->ms_detect = again->ms_detect; /* the time both looks took */
+    result->ms_detect = again->ms_detect; /* the time every look so far took */
     result->ms_read = again->ms_read;
     if (status == YZ_VISION_OK && again->n_dice > result->n_dice && again->n_dice <= expect)
         *result = *again;
