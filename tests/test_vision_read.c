@@ -1128,6 +1128,10 @@ static void hard_photos_are_read_as_a_person_would(void **state)
          * still, the look from farther back (far_look_side) sees them nearer the size the
          * detector learned and reads all five. */
         {"world/world_003.jpg", 5, 5, NULL, {1, 3, 4, 2, 6}},
+        /* Five dark wooden dice on gravel in evening light: the first detector finds four at
+         * every look, all read surely; the second finds the fifth too but leaves a die unsure.
+         * Neither reading reads alone; together (yz_vision_merge_readings) they read. */
+        {"world/world_004.jpg", 5, 5, NULL, {1, 6, 3, 4, 4}},
     };
     char path[8192];
     for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {

@@ -208,6 +208,62 @@ static void a_second_reading_keeps_what_the_first_saw(void **state)
     assert_false(yz_vision_second_reading_stands(&refused, &first));
 }
 
+/* Two readings of one photo (pipeline.c's looks again, the second detector), each short of a
+ * die the other found: together (yz_vision_merge_readings) they read, a die both found counted
+ * once with its surer reading; two sure readings of it that differ leave it unsure. */
+static void two_readings_together_read_what_neither_reads(void **state)
+{
+    (void)state;
+    verdict_case five = {5, -1, -1, -1, 0, 5, 0, 1, NULL, 0, 0};
+    yz_vision_tuning tuning;
+    assert_int_equal(yz_vision_tuning_parse(NULL, "test", &tuning, NULL), YZ_VISION_OK);
+    yz_vision_result all = hand_made(&five), first = all, other = all, both;
+    first.n_dice = 4; /* the first misses the last die, the other the first die */
+    memmove(other.dice, other.dice + 1, 4 * sizeof other.dice[0]);
+    other.n_dice = 4;
+    yz_vision_give_verdict(&first, 5, &tuning);
+    yz_vision_give_verdict(&other, 5, &tuning);
+    assert_int_equal(first.status, YZ_VISION_READ_REFUSED);
+    yz_vision_merge_readings(&other, &first, 5, &tuning, &both);
+    assert_int_equal(both.status, YZ_VISION_READ_OK);
+    assert_int_equal(both.n_dice, 5);
+    for (int i = 0; i < 5; i++) /* left to right */
+        assert_int_equal(both.roll[i], i + 1);
+    /* The first left die 3 unsure: the other's sure reading of it counts. */
+    yz_vision_result unsure = first;
+    unsure.dice[2].certain = 0;
+    unsure.dice[2].value = 0;
+    yz_vision_merge_readings(&unsure, &other, 5, &tuning, &both);
+    assert_int_equal(both.status, YZ_VISION_READ_OK);
+    assert_int_equal(both.roll[2], 3);
+    /* Read surely as 3 and as 6: unsure. */
+    yz_vision_result otherwise = other;
+    otherwise.dice[1].value = 6;
+    yz_vision_merge_readings(&first, &otherwise, 5, &tuning, &both);
+    assert_int_equal(both.status, YZ_VISION_READ_REFUSED);
+    assert_non_null(strstr(both.reason, "die 3 (from the left) could not be read"));
+    /* A die moved by half its side is another die: six, not five. */
+    yz_vision_result moved = other;
+    moved.dice[1].box[0] += 25;
+    yz_vision_merge_readings(&first, &moved, 5, &tuning, &both);
+    assert_int_equal(both.status, YZ_VISION_READ_REFUSED);
+    assert_int_equal(both.n_dice, 6);
+    /* Two dice of the other's on one of the first's: two dice, six in all. */
+    yz_vision_result twice = other;
+    twice.dice[twice.n_dice] = twice.dice[1];
+    twice.dice[twice.n_dice].box[1] += 10;
+    twice.n_dice++;
+    yz_vision_merge_readings(&first, &twice, 5, &tuning, &both);
+    assert_int_equal(both.status, YZ_VISION_READ_REFUSED);
+    assert_int_equal(both.n_dice, 6);
+    /* Still short together: refused as short. */
+    yz_vision_result fewer = first;
+    fewer.n_dice = 3;
+    yz_vision_merge_readings(&fewer, &first, 5, &tuning, &both);
+    assert_int_equal(both.status, YZ_VISION_READ_REFUSED);
+    assert_non_null(strstr(both.reason, "found 4 dice, expected 5"));
+}
+
 /* $YARDZEE_TUNE's grammar: NAME=VALUE, comma-separated, each name once known, each value in
  * its range; the committed thresholds otherwise. */
 static void thresholds_are_set_by_name_or_refused(void **state)
@@ -256,6 +312,9 @@ static void thresholds_are_set_by_name_or_refused(void **state)
     assert_float_equal(tuning.far_look_side, 0.75, 1e-12);
     assert_int_equal(yz_vision_tuning_parse("far_look_side=0", "T", &tuning, NULL), YZ_VISION_OK);
     assert_float_equal(tuning.far_look_side, 0, 1e-12);
+    assert_float_equal(tuning.merge_looks, 1, 1e-12);
+    assert_int_equal(yz_vision_tuning_parse("merge_looks=0", "T", &tuning, NULL), YZ_VISION_OK);
+    assert_float_equal(tuning.merge_looks, 0, 1e-12);
 }
 
 int main(void)
@@ -264,6 +323,7 @@ int main(void)
         cmocka_unit_test(the_verdict_reads_only_what_it_can_vouch_for),
         cmocka_unit_test(a_piece_of_a_sure_die_is_not_a_die),
         cmocka_unit_test(a_second_reading_keeps_what_the_first_saw),
+        cmocka_unit_test(two_readings_together_read_what_neither_reads),
         cmocka_unit_test(thresholds_are_set_by_name_or_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,7 +15,8 @@
  *     every one is certain; else refused, with why and how to take one that reads.
  * A photo with fewer dice found than expected goes through the three again, the detector's
  * canvas a little larger, then, still short, a little smaller (look_again_while_short); one
- * still refused, with the second detector (ask_second_detector).
+ * still refused, with the second detector (ask_second_detector). Where such a reading does not
+ * stand in for the one before, the dice of both together may read (take_both_if_they_read).
  * The only sizes are fractions of each die's measured box, and the nets' input sizes, which
  * models/pipeline.json gives.
  */
@@ -136,6 +137,28 @@ static yz_vision_status find_read_judge(const yz_vision_nets *nets, const yz_vis
     return status;
 }
 
+/* With merge_looks, whether the dice of result and of again together read (as many dice as
+ * expected, every one read surely, the verdict's checks passed on them all); if so, result
+ * becomes them. Each look finds dice the other misses: on the world dev renders, of the dice
+ * missing from a refused photo two in five were a die to the die-or-not net at another look
+ * (tools/READER_HISTORY.md, thirty-fifth try). */
+static yz_vision_status take_both_if_they_read(const yz_vision_nets *nets, int expect,
+                                               const yz_vision_result *again,
+                                               yz_vision_result *result, int *taken)
+{
+    *taken = 0;
+    if (!nets->tuning.merge_looks) return YZ_VISION_OK;
+    yz_vision_result *both = yz_vision_alloc(sizeof *both);
+    if (!both) return YZ_VISION_ERR_NOMEM;
+    yz_vision_merge_readings(result, again, expect, &nets->tuning, both);
+    if (both->status == YZ_VISION_READ_OK) {
+        *result = *both;
+        *taken = 1;
+    }
+    yz_vision_release(both);
+    return YZ_VISION_OK;
+}
+
 /* When fewer dice were found than the player says were thrown, the photo is looked at again
  * with the detector's canvas `side` times its own: larger, every die a little larger to it,
  * and some dice it scored under doubt_score at the first look score above it there (on the
@@ -144,9 +167,9 @@ static yz_vision_status find_read_judge(const yz_vision_nets *nets, const yz_vis
  * size it knows. The die-or-not net and both readers judge what the other look finds as they
  * judge any die. Only a photo refused for too few dice pays for it, and only a reading of more
  * dice, still no more than expected, replaces the first: 4 of 5 found, then 6, keeps "found 4
- * dice". With five expected, a photo of six dice with two lost can pass as five this way: one
- * more of the 120 world dev renders of six close dice (tools/READER_HISTORY.md, thirtieth
- * try). */
+ * dice" (unless the dice of both together read, take_both_if_they_read). With five expected, a
+ * photo of six dice with two lost can pass as five this way: one more of the 120 world dev renders
+ * of six close dice (tools/READER_HISTORY.md, thirtieth try). */
 static yz_vision_status look_again_if_short(const yz_vision_nets *nets,
                                             const yz_vision_photo *photo, int expect, double side,
                                             yz_vision_result *result)
@@ -165,7 +188,11 @@ static yz_vision_status look_again_if_short(const yz_vision_nets *nets,
     yz_vision_status status = find_read_judge(&other, photo, expect, 0, again);
     result->ms_detect = again->ms_detect; /* the time every look so far took */
     result->ms_read = again->ms_read;
-    if (status == YZ_VISION_OK && again->n_dice > result->n_dice && again->n_dice <= expect)
+    int taken = 0;
+    if (status == YZ_VISION_OK)
+        status = take_both_if_they_read(nets, expect, again, result, &taken);
+    if (status == YZ_VISION_OK && !taken && again->n_dice > result->n_dice &&
+        again->n_dice <= expect)
         *result = *again;
     yz_vision_release(again);
     return status;
@@ -207,7 +234,11 @@ static yz_vision_status ask_second_detector(const yz_vision_nets *nets,
     if (status == YZ_VISION_OK) status = look_again_while_short(&second, photo, expect, again);
     result->ms_detect = again->ms_detect; /* the time every look took */
     result->ms_read = again->ms_read;
-    if (status == YZ_VISION_OK && yz_vision_second_reading_stands(again, result)) *result = *again;
+    int taken = 0;
+    if (status == YZ_VISION_OK && yz_vision_second_reading_stands(again, result))
+        *result = *again;
+    else if (status == YZ_VISION_OK)
+        status = take_both_if_they_read(nets, expect, again, result, &taken);
     yz_vision_release(again);
     return status;
 }

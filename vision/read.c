@@ -317,13 +317,6 @@ yz_vision_status yz_vision_read_tops(const yz_vision_nets *nets, const yz_vision
     return status;
 }
 
-static int by_box_centre(const void *a, const void *b)
-{
-    const yz_vision_die *da = a, *db = b;
-    double xa = da->box[0] + da->box[2] / 2.0, xb = db->box[0] + db->box[2] / 2.0;
-    return (xa > xb) - (xa < xb);
-}
-
 void yz_vision_collect_dice(const yz_vision_photo *photo, const yz_vision_tuning *tuning,
                             const yz_vision_candidate *found, int n_found,
                             const yz_vision_reading *readings, yz_vision_result *result)
@@ -356,5 +349,5 @@ void yz_vision_collect_dice(const yz_vision_photo *photo, const yz_vision_tuning
         }
         die->top_completed = readings[i].top_completed;
     }
-    qsort(result->dice, (size_t)result->n_dice, sizeof(yz_vision_die), by_box_centre);
+    yz_vision_sort_dice(result);
 }

@@ -54,6 +54,8 @@ typedef struct {
     double far_look_side;   /* still fewer: look again on a canvas this many times the first
                                (0: never) */
     double unsure_looks;    /* 1: a die left unsure is read again at moved boxes; 0: not */
+    double merge_looks;     /* 1: the dice of a look again and of the reading before it count
+                               together where together they read; 0: not */
 } yz_vision_tuning;
 
 /* Reads dir/pipeline.json into *geometry; an error names the file and the field at fault. */
@@ -146,6 +148,15 @@ void yz_vision_give_verdict(yz_vision_result *result, int expect, const yz_visio
  * stands in for the first: the photo reads there, and every die the first found is found
  * again, each value the first read surely the same. */
 int yz_vision_second_reading_stands(const yz_vision_result *second, const yz_vision_result *first);
+
+/* *merged: first's dice with every die of other's that first did not find (one die where the two
+ * boxes share a centre, each of first's dice one of other's at most, the surer reading kept),
+ * judged again with `expect`. */
+void yz_vision_merge_readings(const yz_vision_result *first, const yz_vision_result *other,
+                              int expect, const yz_vision_tuning *tuning, yz_vision_result *merged);
+
+/* result's dice sorted left to right by their boxes' centres. */
+void yz_vision_sort_dice(yz_vision_result *result);
 
 /* ---- shared ---- */
 

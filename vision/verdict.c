@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "stages.h"
 
@@ -346,9 +347,16 @@ void yz_vision_give_verdict(yz_vision_result *result, int expect, const yz_visio
             }
 }
 
-/* Whether every die `first` found is found again in `second` (a box there whose centre lies
- * within half the smaller of the two boxes' sides of its own), with the same value where first
- * read it surely. */
+/* Whether a and b are one die: each box's centre within half the smaller of the two boxes' sides
+ * of the other's. */
+static int one_die(const yz_vision_die *a, const yz_vision_die *b)
+{
+    return fabs(box_centre_x(a) - box_centre_x(b)) < 0.5 * fmin(a->box[2], b->box[2]) &&
+           fabs(box_centre_y(a) - box_centre_y(b)) < 0.5 * fmin(a->box[3], b->box[3]);
+}
+
+/* Whether every die `first` found is found again in `second` (one_die), with the same value
+ * where first read it surely. */
 static int finds_again(const yz_vision_result *second, const yz_vision_result *first)
 {
     for (int i = 0; i < first->n_dice; i++) {
@@ -356,9 +364,7 @@ static int finds_again(const yz_vision_result *second, const yz_vision_result *f
         int found = 0;
         for (int k = 0; k < second->n_dice && !found; k++) {
             const yz_vision_die *b = &second->dice[k];
-            found = fabs(box_centre_x(a) - box_centre_x(b)) < 0.5 * fmin(a->box[2], b->box[2]) &&
-                    fabs(box_centre_y(a) - box_centre_y(b)) < 0.5 * fmin(a->box[3], b->box[3]) &&
-                    (!a->certain || b->value == a->value);
+            found = one_die(a, b) && (!a->certain || b->value == a->value);
         }
         if (!found) return 0;
     }
@@ -368,4 +374,42 @@ static int finds_again(const yz_vision_result *second, const yz_vision_result *f
 int yz_vision_second_reading_stands(const yz_vision_result *second, const yz_vision_result *first)
 {
     return second->status == YZ_VISION_READ_OK && finds_again(second, first);
+}
+
+static int by_box_centre(const void *a, const void *b)
+{
+    double xa = box_centre_x(a), xb = box_centre_x(b);
+    return (xa > xb) - (xa < xb);
+}
+
+void yz_vision_sort_dice(yz_vision_result *result)
+{
+    qsort(result->dice, (size_t)result->n_dice, sizeof result->dice[0], by_box_centre);
+}
+
+void yz_vision_merge_readings(const yz_vision_result *first, const yz_vision_result *other,
+                              int expect, const yz_vision_tuning *tuning, yz_vision_result *merged)
+{
+    /* One to one: a second die of other's on a die of first's is a die of its own (first's box
+     * held two dice), so the two together never count fewer dice than either alone. */
+    int claimed[YZ_VISION_MAX_DICE] = {0};
+    *merged = *first;
+    for (int k = 0; k < other->n_dice; k++) {
+        const yz_vision_die *b = &other->dice[k];
+        int same = -1;
+        for (int i = 0; i < first->n_dice && same < 0; i++)
+            if (!claimed[i] && one_die(&first->dice[i], b)) same = i;
+        if (same < 0) {
+            if (merged->n_dice < YZ_VISION_MAX_DICE) merged->dice[merged->n_dice++] = *b;
+            continue;
+        }
+        claimed[same] = 1;
+        yz_vision_die *a = &merged->dice[same];
+        if (!a->certain && b->certain)
+            *a = *b; /* the surer reading */
+        else if (b->certain && a->value != b->value)
+            a->certain = 0; /* two sure readings that disagree */
+    }
+    yz_vision_sort_dice(merged);
+    yz_vision_give_verdict(merged, expect, tuning);
 }
