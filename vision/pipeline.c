@@ -13,10 +13,11 @@
  *     the two readings made one. A peak the die-or-not net sees no die in is lawn.
  *  3. Verdict (verdict.c): the photo is ok only when the expected number of dice was found and
  *     every one is certain; else refused, with why and how to take one that reads.
- * A photo with fewer dice found than expected goes through the three again, the detector's
- * canvas a little larger, then, still short, a little smaller (look_again_while_short); one
- * still refused, with the second detector (ask_second_detector). Where such a reading does not
- * stand in for the one before, the dice of both together may read (take_both_if_they_read).
+ * A photo refused with no more dice found than expected goes through the three again, the
+ * detector's canvas a little larger, then, still refused, a little smaller
+ * (look_again_while_refused); one still refused, with the second detector
+ * (ask_second_detector). Where such a reading does not stand in for the one before, the dice of
+ * both together may read (take_both_if_they_read).
  * The only sizes are fractions of each die's measured box, and the nets' input sizes, which
  * models/pipeline.json gives.
  */
@@ -159,22 +160,25 @@ static yz_vision_status take_both_if_they_read(const yz_vision_nets *nets, int e
     return YZ_VISION_OK;
 }
 
-/* When fewer dice were found than the player says were thrown, the photo is looked at again
- * with the detector's canvas `side` times its own: larger, every die a little larger to it,
- * and some dice it scored under doubt_score at the first look score above it there (on the
- * world dev renders about one photo in seven refused for too few dice then reads right);
- * smaller, dice much larger than those it learned on (a camera close to them) come nearer the
- * size it knows. The die-or-not net and both readers judge what the other look finds as they
- * judge any die. Only a photo refused for too few dice pays for it, and only a reading of more
- * dice, still no more than expected, replaces the first: 4 of 5 found, then 6, keeps "found 4
- * dice" (unless the dice of both together read, take_both_if_they_read). With five expected, a
- * photo of six dice with two lost can pass as five this way: one more of the 120 world dev renders
- * of six close dice (tools/READER_HISTORY.md, thirtieth try). */
-static yz_vision_status look_again_if_short(const yz_vision_nets *nets,
-                                            const yz_vision_photo *photo, int expect, double side,
-                                            yz_vision_result *result)
+/* When the photo is refused with no more dice found than the player says were thrown (too few,
+ * or one unsure), it is looked at again with the detector's canvas `side` times its own:
+ * larger, every die a little larger to it, and some dice it scored under doubt_score at the
+ * first look score above it there (on the world dev renders about one photo in seven refused for
+ * too few dice then reads right); smaller, dice much larger than those it learned on (a camera
+ * close to them) come nearer the size it knows; either, a die left unsure boxed otherwise. The
+ * die-or-not net and both readers judge what the other look finds as they judge any die. Only a
+ * refused photo pays for it, and only a reading of more dice, still no more than expected,
+ * replaces the first: 4 of 5 found, then 6, keeps "found 4 dice" (unless the dice of both
+ * together read, take_both_if_they_read). With five expected, a photo of six dice with one or two
+ * lost can pass as five this way: one more of the 120 world dev renders of six close dice
+ * (tools/READER_HISTORY.md, thirtieth try), and 1.7 more once a photo refused for an unsure die
+ * is looked at again too (thirty-fifth try). */
+static yz_vision_status look_again_if_refused(const yz_vision_nets *nets,
+                                              const yz_vision_photo *photo, int expect, double side,
+                                              yz_vision_result *result)
 {
-    if (expect <= 0 || result->n_dice >= expect || side <= 0) return YZ_VISION_OK;
+    if (expect <= 0 || result->n_dice > expect || result->status == YZ_VISION_READ_OK || side <= 0)
+        return YZ_VISION_OK;
     yz_vision_nets other = *nets; /* the same loaded nets, looking otherwise */
     int align = other.geometry.det_align;
     other.geometry.det_side = (int)lround(other.geometry.det_side * side / align) * align;
@@ -198,16 +202,16 @@ static yz_vision_status look_again_if_short(const yz_vision_nets *nets,
     return status;
 }
 
-/* The looks again when short: closer first (short_look_side), then, still short, from farther
- * back (far_look_side). */
-static yz_vision_status look_again_while_short(const yz_vision_nets *nets,
-                                               const yz_vision_photo *photo, int expect,
-                                               yz_vision_result *result)
+/* The looks again when refused: closer first (short_look_side), then, still refused, from
+ * farther back (far_look_side). */
+static yz_vision_status look_again_while_refused(const yz_vision_nets *nets,
+                                                 const yz_vision_photo *photo, int expect,
+                                                 yz_vision_result *result)
 {
     yz_vision_status status =
-        look_again_if_short(nets, photo, expect, nets->tuning.short_look_side, result);
+        look_again_if_refused(nets, photo, expect, nets->tuning.short_look_side, result);
     if (status == YZ_VISION_OK)
-        status = look_again_if_short(nets, photo, expect, nets->tuning.far_look_side, result);
+        status = look_again_if_refused(nets, photo, expect, nets->tuning.far_look_side, result);
     return status;
 }
 
@@ -231,7 +235,7 @@ static yz_vision_status ask_second_detector(const yz_vision_nets *nets,
     if (!again) return YZ_VISION_ERR_NOMEM;
     *again = *result;
     yz_vision_status status = find_read_judge(&second, photo, expect, 1, again);
-    if (status == YZ_VISION_OK) status = look_again_while_short(&second, photo, expect, again);
+    if (status == YZ_VISION_OK) status = look_again_while_refused(&second, photo, expect, again);
     result->ms_detect = again->ms_detect; /* the time every look took */
     result->ms_read = again->ms_read;
     int taken = 0;
@@ -261,7 +265,8 @@ static yz_vision_status read_named(const yz_vision_photo *photo, const char *nam
         result->ms_load = yz_vision_now_ms() - started;
     }
     status = find_read_judge(nets, photo, opts->expect, 1, result);
-    if (status == YZ_VISION_OK) status = look_again_while_short(nets, photo, opts->expect, result);
+    if (status == YZ_VISION_OK)
+        status = look_again_while_refused(nets, photo, opts->expect, result);
     if (status == YZ_VISION_OK) status = ask_second_detector(nets, photo, opts->expect, result);
     if (status != YZ_VISION_OK)
         yz_vision_fail(err, status, name,

@@ -49,9 +49,9 @@ typedef struct {
     double two_dice_side;   /* a box this many times the dice's size may be two dice */
     double min_die;         /* die-or-not probability from which a detection is a die */
     double overlap_die;     /* where sure dice overlap, look again at dice this large (canvas px) */
-    double short_look_side; /* fewer dice than expected: look again on a canvas this many times
-                               larger (0: never) */
-    double far_look_side;   /* still fewer: look again on a canvas this many times the first
+    double short_look_side; /* refused, no more dice than expected: look again on a canvas this many
+                               times larger (0: never) */
+    double far_look_side;   /* still refused: look again on a canvas this many times the first
                                (0: never) */
     double unsure_looks;    /* 1: a die left unsure is read again at moved boxes; 0: not */
     double merge_looks;     /* 1: the dice of a look again and of the reading before it count

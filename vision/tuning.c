@@ -28,12 +28,12 @@ static const struct {
      * where the detector parts a die half behind another, short of where it splits single
      * dice. Chosen among 24, 26 and 28 on dev renders (READER_HISTORY.md, ninth try). */
     {"overlap_die", offsetof(yz_vision_tuning, overlap_die), 26, 0, 4096},
-    /* A photo with fewer dice found than expected is looked at again on a canvas this many
-     * times larger (pipeline.c's look_again_if_short). Chosen among 1.2 and 1.4 on dev sets
-     * (READER_HISTORY.md, thirtieth try): 1.4 read a photo of six dice wrongly as sure with its
-     * count given. */
+    /* A photo refused with no more dice found than expected (too few, or one unsure) is looked
+     * at again on a canvas this many times larger (pipeline.c's look_again_if_refused). Chosen
+     * among 1.2 and 1.4 on dev sets (READER_HISTORY.md, thirtieth try): 1.4 read a photo of six
+     * dice wrongly as sure with its count given. */
     {"short_look_side", offsetof(yz_vision_tuning, short_look_side), 1.2, 0, 4},
-    /* Still fewer dice than expected: look again on a canvas this many times the first, for dice
+    /* Still refused: look again on a canvas this many times the first, for dice
      * far larger than the detector learned on (READER_HISTORY.md, thirty-fourth try). */
     {"far_look_side", offsetof(yz_vision_tuning, far_look_side), 0.75, 0, 4},
     /* A die left unsure read again at moved boxes (read.c's read_unsure_again): on dev sets
