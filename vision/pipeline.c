@@ -140,22 +140,18 @@ static yz_vision_status find_read_judge(const yz_vision_nets *nets, const yz_vis
 
 /* With merge_looks, whether the dice of result and of again together read (as many dice as
  * expected, every one read surely, the verdict's checks passed on them all); if so, result
- * becomes them. Each look finds dice the other misses: on the world dev renders, of the dice
- * missing from a refused photo two in five were a die to the die-or-not net at another look
- * (tools/READER_HISTORY.md, thirty-fifth try). */
+ * becomes them, and its status says so. Each look finds dice the other misses: on the world dev
+ * renders, of the dice missing from a refused photo two in five were a die to the die-or-not net
+ * at another look (tools/READER_HISTORY.md, thirty-fifth try). */
 static yz_vision_status take_both_if_they_read(const yz_vision_nets *nets, int expect,
                                                const yz_vision_result *again,
-                                               yz_vision_result *result, int *taken)
+                                               yz_vision_result *result)
 {
-    *taken = 0;
     if (!nets->tuning.merge_looks) return YZ_VISION_OK;
     yz_vision_result *both = yz_vision_alloc(sizeof *both);
     if (!both) return YZ_VISION_ERR_NOMEM;
     yz_vision_merge_readings(result, again, expect, &nets->tuning, both);
-    if (both->status == YZ_VISION_READ_OK) {
-        *result = *both;
-        *taken = 1;
-    }
+    if (both->status == YZ_VISION_READ_OK) *result = *both;
     yz_vision_release(both);
     return YZ_VISION_OK;
 }
@@ -179,6 +175,8 @@ static yz_vision_status look_again_if_refused(const yz_vision_nets *nets,
 {
     if (expect <= 0 || result->n_dice > expect || result->status == YZ_VISION_READ_OK || side <= 0)
         return YZ_VISION_OK;
+    /* Without the merge, a look again can only help by finding more dice. */
+    if (!nets->tuning.merge_looks && result->n_dice == expect) return YZ_VISION_OK;
     yz_vision_nets other = *nets; /* the same loaded nets, looking otherwise */
     int align = other.geometry.det_align;
     other.geometry.det_side = (int)lround(other.geometry.det_side * side / align) * align;
@@ -192,11 +190,9 @@ static yz_vision_status look_again_if_refused(const yz_vision_nets *nets,
     yz_vision_status status = find_read_judge(&other, photo, expect, 0, again);
     result->ms_detect = again->ms_detect; /* the time every look so far took */
     result->ms_read = again->ms_read;
-    int taken = 0;
-    if (status == YZ_VISION_OK)
-        status = take_both_if_they_read(nets, expect, again, result, &taken);
-    if (status == YZ_VISION_OK && !taken && again->n_dice > result->n_dice &&
-        again->n_dice <= expect)
+    if (status == YZ_VISION_OK) status = take_both_if_they_read(nets, expect, again, result);
+    if (status == YZ_VISION_OK && result->status != YZ_VISION_READ_OK &&
+        again->n_dice > result->n_dice && again->n_dice <= expect)
         *result = *again;
     yz_vision_release(again);
     return status;
@@ -238,11 +234,10 @@ static yz_vision_status ask_second_detector(const yz_vision_nets *nets,
     if (status == YZ_VISION_OK) status = look_again_while_refused(&second, photo, expect, again);
     result->ms_detect = again->ms_detect; /* the time every look took */
     result->ms_read = again->ms_read;
-    int taken = 0;
     if (status == YZ_VISION_OK && yz_vision_second_reading_stands(again, result))
         *result = *again;
     else if (status == YZ_VISION_OK)
-        status = take_both_if_they_read(nets, expect, again, result, &taken);
+        status = take_both_if_they_read(nets, expect, again, result);
     yz_vision_release(again);
     return status;
 }
