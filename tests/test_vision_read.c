@@ -787,22 +787,24 @@ static void only_unsure_dice_are_read_again(void **state)
     assert_true(read_again > 0);
 }
 
-/* The oracle, plainly: where the two readers' favourite values agree, the geometric mean of
- * their probabilities, scaled to sum to one; else the plain mean. */
+/* The oracle, plainly: where the face reader's favourite is "no face" and the whole-die
+ * reader's is a value of at least face_alone, the whole-die reader's probabilities; else where
+ * the two readers' favourite values agree, the geometric mean of their probabilities, scaled to
+ * sum to one; else the plain mean. */
 static void two_readers_make_one_reading(void **state)
 {
     (void)state;
     /* Both lean to 5, each unsure of a different rival: together they are sure. */
     const float whole[7] = {0, 0, 0, 0, 0.15f, 0.85f, 0}, face[7] = {0, 0, 0, 0.15f, 0, 0.85f, 0};
     float combined[7];
-    yz_vision_testing_combine_readers(whole, face, combined);
+    yz_vision_testing_combine_readers(whole, face, 0, combined);
     assert_float_equal(combined[5], 1.0, 1e-6);
     for (int k = 0; k < 7; k++)
         if (k != 5) assert_float_equal(combined[k], 0.0, 1e-6);
 
     /* Both lean to 2 by different margins. */
     const float whole2[7] = {0.1f, 0, 0.6f, 0.3f, 0, 0, 0}, face2[7] = {0.2f, 0, 0.8f, 0, 0, 0, 0};
-    yz_vision_testing_combine_readers(whole2, face2, combined);
+    yz_vision_testing_combine_readers(whole2, face2, 0, combined);
     double g0 = sqrt(0.1 * 0.2), g2 = sqrt(0.6 * 0.8);
     assert_float_equal(combined[0], g0 / (g0 + g2), 1e-6);
     assert_float_equal(combined[2], g2 / (g0 + g2), 1e-6);
@@ -810,14 +812,26 @@ static void two_readers_make_one_reading(void **state)
 
     /* The whole die is sure of 5, the top face leans to 6: unsure, at the mean. */
     const float sure5[7] = {0, 0, 0, 0, 0, 1.0f, 0}, lean6[7] = {0, 0, 0, 0, 0, 0.49f, 0.51f};
-    yz_vision_testing_combine_readers(sure5, lean6, combined);
+    yz_vision_testing_combine_readers(sure5, lean6, 0.95, combined);
     assert_float_equal(combined[5], 0.745, 1e-6);
     assert_float_equal(combined[6], 0.255, 1e-6);
-    /* The top face sees no face at all where the whole die looks like a 5 (two touching dice
-     * boxed as one did this): unsure too. */
+    /* The face reader sees no face where the whole die is a 5: without face_alone, unsure at
+     * the mean; with it, the whole-die reader's reading alone, once it is sure enough. */
     const float no_face[7] = {0.59f, 0, 0, 0, 0, 0.41f, 0};
-    yz_vision_testing_combine_readers(sure5, no_face, combined);
+    yz_vision_testing_combine_readers(sure5, no_face, 0, combined);
     assert_float_equal(combined[5], 0.705, 1e-6);
+    yz_vision_testing_combine_readers(sure5, no_face, 0.95, combined);
+    for (int k = 0; k < 7; k++)
+        assert_float_equal(combined[k], sure5[k], 1e-6);
+    const float lean5[7] = {0.03f, 0, 0, 0, 0, 0.94f, 0.03f};
+    yz_vision_testing_combine_readers(lean5, no_face, 0.95, combined);
+    assert_float_equal(combined[5], (0.94 + 0.41) / 2, 1e-6);
+    assert_float_equal(combined[0], (0.03 + 0.59) / 2, 1e-6);
+    /* Nor does the whole die stand alone where it sees no top face itself. */
+    const float neither[7] = {0.97f, 0, 0, 0, 0, 0.03f, 0};
+    yz_vision_testing_combine_readers(neither, no_face, 0.95, combined);
+    assert_float_equal(combined[0], sqrt(0.97 * 0.59) / (sqrt(0.97 * 0.59) + sqrt(0.03 * 0.41)),
+                       1e-6);
 }
 
 /* The first photos of the lawn set: a five-dice photo is read right or refused, never read

@@ -48,6 +48,7 @@ from train_reader import (CROP_SCALE, crop, is_shared_set, load_set,  # noqa: E4
                           run_exported as run)
 
 SURE = 0.9  # vision/tuning.c's min_confidence
+FACE_ALONE = 0.95  # vision/tuning.c's face_alone
 JITTER_SHIFT, JITTER_SCALE = 0.06, 0.08  # --jitter's moved boxes: shift / side, scale - 1
 VERY_SURE = 0.99  # --jitter also counts the sure dice read below this
 SIZES = (24, 32, 48, 64, 96)  # COLUMN size: the groups' upper bounds (px), the last open
@@ -59,10 +60,15 @@ def size_group(side):
 
 
 def combine(whole_die, face):
-    """yz_vision_combine_readers: the geometric mean where both favour one value, else the mean."""
+    """yz_vision_combine_readers: the whole-die reading alone where the face reader sees no face
+    and the whole-die reader favours a value at FACE_ALONE or more; else the geometric mean
+    where both favour one value, else the mean."""
     agree = (whole_die.argmax(1) == face.argmax(1))[:, None]
     combined = np.where(agree, np.sqrt(whole_die * face), (whole_die + face) / 2)
-    return combined / combined.sum(1, keepdims=True)
+    combined = combined / combined.sum(1, keepdims=True)
+    alone = ((face.argmax(1) == 0) & (whole_die.argmax(1) > 0) &
+             (whole_die.max(1) >= FACE_ALONE))[:, None]
+    return np.where(alone, whole_die, combined)
 
 
 def outcome(p, labels):

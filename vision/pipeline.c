@@ -102,9 +102,9 @@ void yz_vision_testing_verdict(yz_vision_result *result, int expect)
 }
 
 void yz_vision_testing_combine_readers(const float whole_die[7], const float face[7],
-                                       float combined[7])
+                                       double face_alone, float combined[7])
 {
-    yz_vision_combine_readers(whole_die, face, combined);
+    yz_vision_combine_readers(whole_die, face, face_alone, combined);
 }
 
 /* One reading of the photo with `nets`: the dice found, read and judged (stages 1-3), each

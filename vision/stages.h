@@ -56,6 +56,8 @@ typedef struct {
     double unsure_looks;    /* 1: a die left unsure is read again at moved boxes; 0: not */
     double merge_looks;     /* 1: the dice of a look again and of the reading before it count
                                together where together they read; 0: not */
+    double face_alone;      /* the face reader seeing no face, the whole-die reader's value
+                               stands alone from this probability (0: never) */
 } yz_vision_tuning;
 
 /* Reads dir/pipeline.json into *geometry; an error names the file and the field at fault. */
@@ -121,7 +123,8 @@ int yz_vision_complete_cut_face(const yz_vision_geometry *geometry, yz_cv_image 
 /* ---- read.c ---- */
 
 /* The two readers' probabilities for one die as one. */
-void yz_vision_combine_readers(const float *whole_die, const float *face, float *combined);
+void yz_vision_combine_readers(const float *whole_die, const float *face, double face_alone,
+                               float *combined);
 
 /* p_die[i]: the die-or-not net's probability that found[i] is a die at all (soil, a leaf, a
  * ball or a blank block is not), of at most YZ_VISION_MAX_CANDIDATES. */

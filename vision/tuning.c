@@ -44,6 +44,10 @@ static const struct {
      * take_both_if_they_read; 0: never). Measured on dev sets (READER_HISTORY.md, thirty-fifth
      * try). */
     {"merge_looks", offsetof(yz_vision_tuning, merge_looks), 1, 0, 1},
+    /* The face reader seeing no face, the whole-die reader's reading stands alone from this
+     * probability of its favourite value (read.c's yz_vision_combine_readers; 0: never).
+     * Among 0.9, 0.95 and 0.99 on dev sets (READER_HISTORY.md, thirty-sixth try). */
+    {"face_alone", offsetof(yz_vision_tuning, face_alone), 0.95, 0, 1},
 };
 #define N_THRESHOLDS (sizeof thresholds / sizeof thresholds[0])
 

@@ -13,9 +13,10 @@ void yz_vision_testing_fail_allocation(long nth);
 void yz_vision_testing_verdict(yz_vision_result *result, int expect);
 
 /* How vision/read.c makes one reading of one die from its two readers' probabilities
- * (0 = no readable top face, 1..6), the whole-die reader's and the top-face reader's. */
+ * (0 = no readable top face, 1..6), the whole-die reader's and the top-face reader's, with the
+ * tuning value face_alone (0: never the whole-die reader's alone). */
 void yz_vision_testing_combine_readers(const float whole_die[7], const float face[7],
-                                       float combined[7]);
+                                       double face_alone, float combined[7]);
 
 /* Where the annotated picture puts each die's label, plate included: rects[i] = {x, y, w, h}
  * for result->dice[i], on a picture picture_w x picture_h showing the full-size photo scaled by
