@@ -7,7 +7,7 @@
  * top-face net finds the top face's corners in the same crop; the top face is cut out along
  * them, warped flat, and read again by the face reader, which sees only that face's pips. The
  * two readings make one (yz_vision_combine_readers): the value is trusted only when both
- * readers favour it.
+ * readers favour it, or the whole-die reader alone, surely, where the face reader sees no face.
  */
 #include <math.h>
 #include <string.h>
