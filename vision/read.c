@@ -39,13 +39,12 @@ static int most_likely(const float *p)
 void yz_vision_combine_readers(const float *whole_die, const float *face, double face_alone,
                                float *combined)
 {
-    int whole_best = most_likely(whole_die);
-    if (face_alone > 0 && most_likely(face) == 0 && whole_best &&
-        whole_die[whole_best] >= face_alone) {
+    int whole_best = most_likely(whole_die), face_best = most_likely(face);
+    if (face_alone > 0 && face_best == 0 && whole_best && whole_die[whole_best] >= face_alone) {
         memcpy(combined, whole_die, YZ_VISION_N_CLASSES * sizeof *combined);
         return;
     }
-    int agree = whole_best == most_likely(face);
+    int agree = whole_best == face_best;
     double sum = 0;
     for (int k = 0; k < YZ_VISION_N_CLASSES; k++) {
         combined[k] = (float)(agree ? sqrt((double)whole_die[k] * face[k])
