@@ -11,6 +11,7 @@ reports from the detector's part.
          tools/readers_at_true_boxes.py ../shared/data/SET [MODELS_DIR] --trained  # the rest
          tools/readers_at_true_boxes.py DIR [MODELS_DIR] --jitter K  # and K boxes moved a little
          tools/readers_at_true_boxes.py DIR [MODELS_DIR] --box-error SCALE SHIFT  # boxes off
+         tools/readers_at_true_boxes.py DIR [MODELS_DIR] --montage OUT.png  # and look at them
 
 --trained reads the part of a shared set the nets trained on instead: read no better there than
 on the unseen part, the readers underfit the set rather than fail to generalise from it.
@@ -30,6 +31,11 @@ every moved box: whether a second look would tell a sure wrong die from a sure r
 SHIFT of its side in a random direction: how the readers do where the detector's box is off
 (train_reader.py's detector_error trains them on boxes 0.8 to 1.25 times, centres moved by a
 normal spread of 0.06 sides).
+
+--montage OUT.png writes every die the combined reading does not read right and sure, as
+the reader's crop shows it (enlarged, the truth's value and the combined reading's value and
+probability written on it, 0 for "no top"), in pages of 48: OUT.png, OUT_1.png, ... So that
+the dice lost can be looked at, on a dev set, before guessing why.
 
 Needs python3-opencv, python3-numpy and python3-torch (for train_reader.py's crops).
 """
@@ -111,7 +117,37 @@ def parse_args():
     parser.add_argument("--jitter", type=int, default=0, metavar="K")
     parser.add_argument("--box-error", type=float, nargs=2, default=[1.0, 0.0],
                         metavar=("SCALE", "SHIFT"))
+    parser.add_argument("--montage", type=pathlib.Path, default=None, metavar="OUT.png")
     return parser.parse_args()
+
+
+MONTAGE_TILE, MONTAGE_COLUMNS, MONTAGE_ROWS = 128, 8, 6
+
+
+def write_montage(path, crops, labels, combined):
+    """--montage: the crops of the dice not read right and sure, MONTAGE_COLUMNS a row,
+    MONTAGE_ROWS rows a page, each labelled "truth -> read probability"."""
+    best, sure = combined.argmax(1), combined.max(1) >= SURE
+    lost = [i for i in range(len(labels)) if not (best[i] == labels[i] and sure[i])]
+    per_page = MONTAGE_COLUMNS * MONTAGE_ROWS
+    blank = np.zeros((MONTAGE_TILE, MONTAGE_TILE, 3), np.uint8)
+    for page in range(0, len(lost), per_page):
+        tiles = []
+        for i in lost[page:page + per_page]:
+            tile = cv2.resize(cv2.cvtColor(crops[i], cv2.COLOR_RGB2BGR),
+                              (MONTAGE_TILE, MONTAGE_TILE), interpolation=cv2.INTER_CUBIC)
+            text = f"{labels[i]}->{best[i]} {combined[i].max():.2f}"
+            for colour, thickness in (((0, 0, 0), 3), ((255, 255, 255), 1)):
+                cv2.putText(tile, text, (3, 14), cv2.FONT_HERSHEY_SIMPLEX, 0.45, colour,
+                            thickness)
+            tiles.append(tile)
+        tiles += [blank] * (-len(tiles) % MONTAGE_COLUMNS)
+        rows = [np.hstack(tiles[k:k + MONTAGE_COLUMNS])
+                for k in range(0, len(tiles), MONTAGE_COLUMNS)]
+        name = path if page == 0 else path.with_name(f"{path.stem}_{page // per_page}{path.suffix}")
+        cv2.imwrite(str(name), np.vstack(rows))
+    print(f"{len(lost)} dice not read right and sure, in {path}"
+          f"{' and the pages after it' if len(lost) > per_page else ''}")
 
 
 def main():
@@ -160,6 +196,8 @@ def main():
         print(line)
     if jitter:
         report_jitter(net, combined, moved, labels)
+    if args.montage:
+        write_montage(args.montage, crops, labels, combined)
 
 
 if __name__ == "__main__":
