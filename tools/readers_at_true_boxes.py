@@ -124,11 +124,11 @@ def parse_args():
 MONTAGE_TILE, MONTAGE_COLUMNS, MONTAGE_ROWS = 128, 8, 6
 
 
-def write_montage(path, crops, labels, combined):
-    """--montage: the crops of the dice not read right and sure, MONTAGE_COLUMNS a row,
-    MONTAGE_ROWS rows a page, each labelled "truth -> read probability"."""
-    best, sure = combined.argmax(1), combined.max(1) >= SURE
-    lost = [i for i in range(len(labels)) if not (best[i] == labels[i] and sure[i])]
+def write_montage(path, crops, labels, combined, outcomes):
+    """--montage: the crops of the dice whose outcome (outcome()'s, of combined) is not RS,
+    MONTAGE_COLUMNS a row, MONTAGE_ROWS rows a page, each labelled "truth -> read probability"."""
+    best = combined.argmax(1)
+    lost = np.flatnonzero(outcomes != "RS")
     per_page = MONTAGE_COLUMNS * MONTAGE_ROWS
     blank = np.zeros((MONTAGE_TILE, MONTAGE_TILE, 3), np.uint8)
     for page in range(0, len(lost), per_page):
@@ -197,7 +197,7 @@ def main():
     if jitter:
         report_jitter(net, combined, moved, labels)
     if args.montage:
-        write_montage(args.montage, crops, labels, combined)
+        write_montage(args.montage, crops, labels, combined, outcomes["combined"])
 
 
 if __name__ == "__main__":
