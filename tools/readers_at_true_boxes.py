@@ -14,9 +14,9 @@ reports from the detector's part.
          tools/readers_at_true_boxes.py DIR [MODELS_DIR] --montage OUT.png  # and look at them
 
 --trained reads the part of a shared set the nets trained on instead: read no better there than
-on the unseen part, the readers underfit the set rather than fail to generalise from it. But
-epanemu-dice's training split carries Roboflow's salt-and-pepper noise and its unseen splits do
-not, so its two parts are not alike (READER_HISTORY.md, thirty-eighth try).
+on the unseen part, the readers underfit the set rather than fail to generalise from it. Only
+where the two parts are alike: epanemu-dice's training split carries Roboflow's salt-and-pepper
+noise and its unseen splits do not (READER_HISTORY.md, thirty-eighth try).
 
 Per ground (or per value of another scenes.csv COLUMN: die_material, light, ...; a shared set's
 unseen part is one group: tools/eval_shared.sh's photos, and those of over 32 dice it leaves
