@@ -1,11 +1,14 @@
 #!/usr/bin/python3
 """tools/render_scenes.py's --six-close keeps only scenes of six dice with two touching or one
 behind another, on the lawn and in the world, and passes over every other scene before the
-last it keeps. The batch's scenes are drawn again from their seeds; nothing is rendered.
+last it keeps. --marbled gives painted dice veins and changes no other draw of a scene, so the
+folders drawn before it (the frozen set among them) stay as they were. The batch's scenes are
+drawn again from their seeds; nothing is rendered.
 
   tests/test_render_filters.py   # exits 77 (skipped) without python3-opencv or python3-numpy
 """
 import pathlib
+import pickle
 import sys
 
 try:
@@ -17,7 +20,7 @@ except ImportError:
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tools"))
 import render_scenes  # noqa: E402
-from render import scene as scenes  # noqa: E402
+from render import scene as scenes, world  # noqa: E402
 
 
 def six_close(seed, world_args):
@@ -28,7 +31,42 @@ def six_close(seed, world_args):
     return len(scene.dice) == 6 and (scene.touching or scene.occluded)
 
 
+def same(a, b):
+    """Whether two drawn things are alike to the byte (numpy arrays and all)."""
+    return pickle.dumps(a) == pickle.dumps(b)
+
+
+def check_marbled():
+    """Every world scene drawn with --marbled 1 is the scene drawn without it, but for the dice of
+    painted plastic: veins and painted pips."""
+    marbled = 0
+    for index in range(40):
+        seed = scenes.scene_seed(7400, index)
+        try:
+            plain = scenes.sample_scene(seed, 640, world=True)
+            veined = scenes.sample_scene(seed, 640, world=True, marbled=1.0)
+        except RuntimeError:  # a world camera that saw too little ground to place the dice
+            continue
+        before, after = plain.world.finish, veined.world.finish
+        # Without --marbled the finish is the one the world's stream draws, as before it existed.
+        stream = numpy.random.default_rng([seed, 24])
+        stream.choice([4, 5, 6], p=[0.1, 0.8, 0.1])  # the number of dice, drawn first
+        assert before == world.sample_finish(stream), seed
+        if after.swirl_srgb is None:
+            assert after == before, seed
+        else:
+            marbled += 1
+            assert before.material in world.MARBLE_BODIES, (seed, before.material)
+            assert after.pip_style == "painted" and veined.pip_colour == after.pip_colour, seed
+        for field in ("dice", "camera", "light", "ground", "photo", "touching", "occluded"):
+            assert same(getattr(plain, field), getattr(veined, field)), (seed, field)
+        for field in ("surface", "distractors", "motion_blur_px", "canopy"):
+            assert same(getattr(plain.world, field), getattr(veined.world, field)), (seed, field)
+    assert marbled >= 10, f"only {marbled} of 40 scenes marbled: --marbled is not tested"
+
+
 def main():
+    check_marbled()
     for world_args in ({}, {"world": True, "clutter_only": False}):
         kept = render_scenes.kept_seeds(7300, 3, 640, False, render_scenes.six_close, world_args)
         batch, index = [], 0
@@ -38,7 +76,8 @@ def main():
         wanted = [seed for seed in batch if six_close(seed, world_args)]
         assert wanted == kept, (world_args, wanted, kept)
         assert len(batch) > 3, "every scene drawn was six close dice: the filter is not tested"
-    print("render_filters: --six-close keeps six dice touching or one behind another")
+    print("render_filters: --six-close keeps six dice touching or one behind another; "
+          "--marbled changes only the dice's finish")
 
 
 if __name__ == "__main__":

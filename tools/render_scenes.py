@@ -185,7 +185,8 @@ def world_columns(scene):
     finish = extra.finish
     return [2 if extra.clutter_only else 1, extra.surface.kind,
             f"{extra.surface.soil_fraction:.2f}", finish.colour,
-            "gloss" if finish.gloss else "matte", f"{finish.rounding:.3f}",
+            "marbled" if finish.swirl_srgb else "gloss" if finish.gloss else "matte",
+            f"{finish.rounding:.3f}",
             ";".join(extra.distractor_kinds()), f"{scene.fov_deg:.1f}",
             f"{extra.motion_blur_px:.1f}", scene.photo.jpeg_quality]
 
@@ -338,6 +339,10 @@ def main():
                         "finish, grounds beyond grass, lawn clutter, dappled shade, crouching and "
                         "30 degree cameras, a rougher phone (scenes.csv's world is 1; "
                         "--scene-seeds needs it again)")
+    parser.add_argument("--marbled", type=float, default=0.0, metavar="SHARE",
+                        help="with --world: this share of the scenes whose dice are painted "
+                        "plastic get marbled dice, pale or coloured veins swirling through the "
+                        "body (scenes.csv's die_finish is marbled); 0 leaves every scene as before")
     parser.add_argument("--clutter-only", action="store_true",
                         help="with --world: no dice, only ground and clutter where they would be "
                         "(hard negatives; truth.csv has no rows, scenes.csv's world is 2)")
@@ -367,7 +372,10 @@ def main():
         parser.error("--clutter-only needs --world")
     if args.hard_ground and not args.world:
         parser.error("--hard-ground needs --world")
-    world_args = {"world": True, "clutter_only": args.clutter_only} if args.world else {}
+    if args.marbled and not args.world:
+        parser.error("--marbled needs --world")
+    world_args = ({"world": True, "clutter_only": args.clutter_only, "marbled": args.marbled}
+                  if args.world else {})
     wanted = [keep for flag, keep in ((args.low_and_crowded, low_and_crowded),
                                       (args.one_behind_another, one_behind_another),
                                       (args.six_close, six_close),

@@ -106,6 +106,10 @@ SETS = {
     "wsix33": (f"--count 120 --seed 283000 {W640} --six-close --masks --prefix wsix33_",
                "thirty-third try: six close world dice, for the same (a training set; wsix29 "
                "stays the dev set)"),
+    "m69": (f"--count 300 --seed 331000 {W640} --marbled 1 --prefix m69_",
+            "thirty-ninth try: world scenes, painted dice marbled (byler-d6's gaming dice)"),
+    "m69d": (f"--count 100 --seed 333000 {W640} --marbled 1 --prefix m69d_",
+             "thirty-ninth try: the same, a dev set no net learned from"),
 }
 
 

@@ -40,6 +40,15 @@ def body_texture(finish, die):
                 f"rotate <{turn[0]},{turn[1]},{rng.uniform(0, 360):.1f}> }} {rough}"
                 f"finish {{ diffuse 0.75 specular {specular} roughness 0.03 }} }}")
     colour = pov.rgb(finish.body_srgb)
+    if finish.swirl_srgb is not None:  # marbled: veins swirling through the body, each die its own
+        vein = pov.rgb(finish.swirl_srgb)
+        width = rng.uniform(0.06, 0.16)
+        return (f"texture {{ pigment {{ marble turbulence {rng.uniform(0.6, 1.2):.2f} "
+                f"octaves 3 lambda {rng.uniform(1.8, 2.6):.2f} color_map {{ [0 {colour}] "
+                f"[{0.5 - width:.3f} {colour}] [0.5 {vein}] [{0.5 + width:.3f} {colour}] "
+                f"[1 {colour}] }} scale {rng.uniform(0.06, 0.15):.3f} "
+                f"rotate <{rng.uniform(0, 360):.1f},{rng.uniform(0, 360):.1f},0> }} "
+                f"finish {{ diffuse 0.7 specular 0.6 roughness 0.006 reflection 0.04 }} }}")
     if finish.material == "foam":  # open-cell foam: matte, faintly pitted
         return (f"texture {{ pigment {{ {colour} }} normal {{ granite 0.2 scale 0.005 }} "
                 f"finish {{ diffuse 0.8 specular 0.02 roughness 0.2 }} }}")

@@ -128,14 +128,16 @@ CLOSE_UP_CAMERA_HEIGHT_M = (0.5, 0.8)
 
 
 def sample_scene(seed, width_long, landscape_only=False, close_up=False, world=False,
-                 clutter_only=False):
+                 clutter_only=False, marbled=0.0):
     """Draw a whole scene; landscape_only turns a portrait draw (the bench wants 4000x3000);
     close_up holds the camera low. Neither changes any other draw of the scene.
     world (tools/render/world.py) draws the dice, ground, light, camera and phone from the wider
     world and adds clutter; clutter_only (with world) then takes the dice away, leaving clutter
-    where they were. A scene drawn without world is the same as before world existed."""
+    where they were; marbled (with world) gives that share of painted dice veins
+    (world.marble_sometimes). A scene drawn without world is the same as before world existed."""
     if world:
-        return _sample_world_scene(seed, width_long, landscape_only, close_up, clutter_only)
+        return _sample_world_scene(seed, width_long, landscape_only, close_up, clutter_only,
+                                   marbled)
     rng = np.random.default_rng(seed)
     n_dice = int(rng.choice([4, 5, 6], p=[0.1, 0.8, 0.1]))
     material = str(rng.choice(MATERIALS, p=MATERIAL_WEIGHTS))
@@ -157,7 +159,7 @@ def sample_scene(seed, width_long, landscape_only=False, close_up=False, world=F
                  touching=touching, occluded=occluded, cut_off=wants_cut_off, close_up=close_up)
 
 
-def _sample_world_scene(seed, width_long, landscape_only, close_up, clutter_only):
+def _sample_world_scene(seed, width_long, landscape_only, close_up, clutter_only, marbled):
     """sample_scene's world draw: its own stream (no draw is shared with a plain scene)."""
     rng = np.random.default_rng([seed, 24])
     n_dice = int(rng.choice([4, 5, 6], p=[0.1, 0.8, 0.1]))
@@ -189,6 +191,7 @@ def _sample_world_scene(seed, width_long, landscape_only, close_up, clutter_only
     worlds.sample_patches(rng, surface, anchors)
     canopy = rng.uniform(0.35, 0.65) if light.kind == "dappled" else 0.0
     blur = rng.uniform(1.5, 7.0) if rng.random() < 0.25 else 0.0
+    finish = worlds.marble_sometimes(seed, finish, marbled)
     extra = worlds.World(finish, surface, distractors, canopy, float(rng.uniform(0.15, 0.6)),
                          tuple(rng.uniform(-50, 50, 3)), blur, float(rng.uniform(0, 180)),
                          clutter_only)

@@ -58,6 +58,9 @@ class Finish:
     pip_style: str  # drilled | painted
     pip_radius: float  # fraction of the edge
     pip_spacing: float  # fraction of the edge, centre to corner pip along an axis
+    # Marbled plastic (tools/render_scenes.py --marbled): veins of this colour swirl through the
+    # body, as in the gaming dice of byler-d6; None: a plain body.
+    swirl_srgb: tuple = None
 
 
 @dataclasses.dataclass
@@ -124,6 +127,31 @@ def sample_finish(rng):
     pip_spacing = min(rng.uniform(0.24, 0.29), 0.5 - rounding - 1.15 * pip_radius)
     return Finish(material, colour, body, gloss, rounding, pip_colour, PIP_PAINT[pip_colour],
                   pip_style, pip_radius, pip_spacing)
+
+
+# Marbled dice: their veins, and the paint colours whose bodies take them. The veins are pale
+# or one of the body's own hue family, strands that cross a face as pips never do.
+SWIRLS = {"white": (235, 235, 230), "grey": (150, 150, 155), "gold": (200, 160, 60),
+          "light_blue": (120, 170, 230), "pink": (230, 140, 160)}
+MARBLE_BODIES = ("black", "red", "blue", "green", "purple", "white", "yellow", "orange")
+
+
+def marble_sometimes(seed, finish, share):
+    """The finish with veins (swirl_srgb) in `share` of scenes whose dice are painted plastic.
+    Drawn from its own stream, after every other draw, so a scene drawn with share 0 is the same
+    as before marbled dice existed. The pips are drawn again, painted; the veins are of a
+    colour apart from both body and pips (none such: a plain body)."""
+    rng = np.random.default_rng([seed, 25])
+    if share <= 0 or finish.material not in MARBLE_BODIES or rng.random() >= share:
+        return finish
+    pip = _contrasting_pip(rng, finish.body_srgb)
+    veins = [k for k, v in SWIRLS.items() if abs(luminance(v) - luminance(finish.body_srgb)) > 40
+             and abs(luminance(v) - luminance(PIP_PAINT[pip])) > 50]
+    if not veins:
+        return finish
+    swirl = str(rng.choice(veins))
+    return dataclasses.replace(finish, swirl_srgb=SWIRLS[swirl], pip_colour=pip,
+                               pip_srgb=PIP_PAINT[pip], pip_style="painted")
 
 
 def _contrasting_pip(rng, body):
