@@ -129,8 +129,7 @@ def sample_finish(rng):
                   pip_style, pip_radius, pip_spacing)
 
 
-# Marbled dice: their veins, and the paint colours whose bodies take them. The veins are pale
-# or one of the body's own hue family, strands that cross a face as pips never do.
+# Marbled dice (marble_sometimes): the veins' colours, and the painted bodies that take them.
 SWIRLS = {"white": (235, 235, 230), "grey": (150, 150, 155), "gold": (200, 160, 60),
           "light_blue": (120, 170, 230), "pink": (230, 140, 160)}
 MARBLE_BODIES = ("black", "red", "blue", "green", "purple", "white", "yellow", "orange")
