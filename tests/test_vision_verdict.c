@@ -256,6 +256,29 @@ static void two_readings_together_read_what_neither_reads(void **state)
     yz_vision_merge_readings(&first, &twice, 5, &tuning, &both);
     assert_int_equal(both.status, YZ_VISION_READ_REFUSED);
     assert_int_equal(both.n_dice, 6);
+    /* The other boxes only a corner of die 2 (20 px of its 50, its centre 15 px off in x and
+     * y: too far for one_die) and reads it surely, and misses die 5 as the first does. A piece
+     * of die 2 or a die mostly behind it, neither reading can tell: five dice, neither of the
+     * two read, never a sure roll of five. */
+    yz_vision_result corner = first;
+    yz_vision_die *piece = &corner.dice[4];
+    *piece = corner.dice[1];
+    piece->box[0] += 30, piece->box[1] += 30, piece->box[2] = piece->box[3] = 20;
+    double x0 = piece->box[0], y0 = piece->box[1], x1 = x0 + 20, y1 = y0 + 40.0 / 3;
+    double top[4][2] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+    memcpy(piece->top, top, sizeof top);
+    piece->value = 6;
+    corner.n_dice = 5;
+    yz_vision_merge_readings(&first, &corner, 5, &tuning, &both);
+    assert_int_equal(both.status, YZ_VISION_READ_REFUSED);
+    assert_int_equal(both.n_dice, 5);
+    assert_non_null(strstr(both.reason, "could not be read"));
+    /* The corner in the first reading and the whole die in the other: the same. */
+    yz_vision_result whole = first;
+    whole.dice[1] = *piece;
+    yz_vision_merge_readings(&whole, &corner, 5, &tuning, &both);
+    assert_int_equal(both.status, YZ_VISION_READ_REFUSED);
+    assert_int_equal(both.n_dice, 5);
     /* Still short together: refused as short. */
     yz_vision_result fewer = first;
     fewer.n_dice = 3;

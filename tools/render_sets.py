@@ -110,6 +110,10 @@ SETS = {
             "thirty-ninth try: world scenes, painted dice marbled (byler-d6's gaming dice)"),
     "m69d": (f"--count 100 --seed 333000 {W640} --marbled 1 --prefix m69d_",
              "thirty-ninth try: the same, a dev set no net learned from"),
+    "w70": (f"--count 200 --seed 341000 {W640} --prefix w70_",
+            "fortieth try: a second world dev set, to confirm what w5 chose"),
+    "wsix70": (f"--count 120 --seed 343000 {W640} --six-close --prefix wsix70_",
+               "fortieth try: six close world dice, to confirm what wsix29 chose"),
 }
 
 

@@ -387,6 +387,20 @@ void yz_vision_sort_dice(yz_vision_result *result)
     qsort(result->dice, (size_t)result->n_dice, sizeof result->dice[0], by_box_centre);
 }
 
+/* The die of `merged` (its first n_first dice) whose box b's box lies PIECE_INSIDE or more
+ * inside, or holds that much of, or -1. Two looks can box one die differently (its top in one,
+ * the whole die in the other), their centres then farther apart than one_die allows; or b is a
+ * die mostly behind that one. Which, neither reading can tell. */
+static int piece_or_whole_of_one(const yz_vision_result *merged, int n_first,
+                                 const yz_vision_die *b)
+{
+    for (int i = 0; i < n_first; i++)
+        if (box_inside_share(b, &merged->dice[i]) >= PIECE_INSIDE ||
+            box_inside_share(&merged->dice[i], b) >= PIECE_INSIDE)
+            return i;
+    return -1;
+}
+
 void yz_vision_merge_readings(const yz_vision_result *first, const yz_vision_result *other,
                               int expect, const yz_vision_tuning *tuning, yz_vision_result *merged)
 {
@@ -400,7 +414,11 @@ void yz_vision_merge_readings(const yz_vision_result *first, const yz_vision_res
         for (int i = 0; i < first->n_dice && same < 0; i++)
             if (!claimed[i] && one_die(&first->dice[i], b)) same = i;
         if (same < 0) {
-            if (merged->n_dice < YZ_VISION_MAX_DICE) merged->dice[merged->n_dice++] = *b;
+            if (merged->n_dice == YZ_VISION_MAX_DICE) continue;
+            int overlapped = piece_or_whole_of_one(merged, first->n_dice, b);
+            merged->dice[merged->n_dice++] = *b;
+            if (overlapped >= 0) /* one die or two: neither counts as read */
+                merged->dice[overlapped].certain = merged->dice[merged->n_dice - 1].certain = 0;
             continue;
         }
         claimed[same] = 1;
