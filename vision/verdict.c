@@ -387,12 +387,11 @@ void yz_vision_sort_dice(yz_vision_result *result)
     qsort(result->dice, (size_t)result->n_dice, sizeof result->dice[0], by_box_centre);
 }
 
-/* The die of `merged` (its first n_first dice) whose box b's box lies PIECE_INSIDE or more
- * inside, or holds that much of, or -1. Two looks can box one die differently (its top in one,
+/* The first of merged's first n_first dice whose box and b's nest: one holds PIECE_INSIDE or
+ * more of the other; -1 when none does. Two looks can box one die differently (its top in one,
  * the whole die in the other), their centres then farther apart than one_die allows; or b is a
- * die mostly behind that one. Which, neither reading can tell. */
-static int piece_or_whole_of_one(const yz_vision_result *merged, int n_first,
-                                 const yz_vision_die *b)
+ * die mostly behind that one. Neither reading can tell which. */
+static int nested_with(const yz_vision_result *merged, int n_first, const yz_vision_die *b)
 {
     for (int i = 0; i < n_first; i++)
         if (box_inside_share(b, &merged->dice[i]) >= PIECE_INSIDE ||
@@ -415,7 +414,7 @@ void yz_vision_merge_readings(const yz_vision_result *first, const yz_vision_res
             if (!claimed[i] && one_die(&first->dice[i], b)) same = i;
         if (same < 0) {
             if (merged->n_dice == YZ_VISION_MAX_DICE) continue;
-            int overlapped = piece_or_whole_of_one(merged, first->n_dice, b);
+            int overlapped = nested_with(merged, first->n_dice, b);
             merged->dice[merged->n_dice++] = *b;
             if (overlapped >= 0) /* one die or two: neither counts as read */
                 merged->dice[overlapped].certain = merged->dice[merged->n_dice - 1].certain = 0;
