@@ -414,10 +414,11 @@ void yz_vision_merge_readings(const yz_vision_result *first, const yz_vision_res
             if (!claimed[i] && one_die(&first->dice[i], b)) same = i;
         if (same < 0) {
             if (merged->n_dice == YZ_VISION_MAX_DICE) continue;
-            int overlapped = nested_with(merged, first->n_dice, b);
-            merged->dice[merged->n_dice++] = *b;
-            if (overlapped >= 0) /* one die or two: neither counts as read */
-                merged->dice[overlapped].certain = merged->dice[merged->n_dice - 1].certain = 0;
+            int nested = nested_with(merged, first->n_dice, b);
+            yz_vision_die *added = &merged->dice[merged->n_dice++];
+            *added = *b;
+            if (nested >= 0) /* one die or two: neither counts as read */
+                merged->dice[nested].certain = added->certain = 0;
             continue;
         }
         claimed[same] = 1;
