@@ -114,6 +114,12 @@ SETS = {
             "fortieth try: a second world dev set, to confirm what w5 chose"),
     "wsix70": (f"--count 120 --seed 343000 {W640} --six-close --prefix wsix70_",
                "fortieth try: six close world dice, to confirm what wsix29 chose"),
+    "w71": (f"--count 400 --seed 351000 {W640} --prefix w71_",
+            "forty-first try: world scenes for the whole-die reader's side-face negatives"),
+    "pl71": ("--count 150 --seed 353000 --long-side 640 --prefix pl71_",
+             "forty-first try: plain lawn beside them"),
+    "wsix71": (f"--count 100 --seed 355000 {W640} --six-close --prefix wsix71_",
+               "forty-first try: six close world dice beside them (wsix29 and wsix70 stay dev)"),
 }
 
 

@@ -678,10 +678,20 @@ def detector_error(side, rng):
     return jx, jy, k, rng.uniform(-8, 8)
 
 
-def reader_samples(scenes, rng, augment):
-    """Crops, their labels, and the set (folder) each came from."""
+SIDE_FACES = "side faces"  # reader_samples' folder for its side-face crops: never a keep-set
+
+
+def reader_samples(scenes, rng, augment, side_faces=0):
+    """Crops, their labels, and the set (folder) each came from; with side_faces, that many
+    side_face_negative crops a scene beside them, their folder SIDE_FACES."""
     xs, ys, folders = [], [], []
     for name, image, dice, negatives in scenes:
+        for _ in range(side_faces):
+            patch = side_face_negative(image, dice, rng)
+            if patch is not None:
+                xs.append(patch)
+                ys.append(0)
+                folders.append(SIDE_FACES)
         made = len(xs)
         for x, y, bw, bh in negatives:  # what the reader once took for a die: no die
             side = max(bw, bh)
@@ -723,6 +733,26 @@ def half_die_negative(image, dice, rng):
            for d in dice):
         return None
     return crop(image, cx, cy, side * CROP_SCALE)
+
+
+def side_face_negative(image, dice, rng):
+    """A crop centred on a die's side face, or None when that is near another die's centre: 0.4
+    to 0.7 of the die's side below its centre (within 35 degrees of straight down: in an upright
+    photo the side faces the camera sees lie below the top), cut 1 to 1.25 times as large as the
+    die's crop. A peak the detector puts there is no die, but the side face shows pips: the
+    committed reader read such crops of the world dev renders surely as another value than the
+    die's top in 4 to 6 dice in a hundred (READER_HISTORY.md, forty-first try)."""
+    if not dice:
+        return None
+    value, x, y, bw, bh, top = dice[rng.integers(len(dice))]
+    side = max(bw, bh)
+    towards = np.pi / 2 + rng.uniform(-0.6, 0.6)  # image rows grow downwards
+    off = rng.uniform(0.4, 0.7) * side
+    cx, cy = x + bw / 2 + off * np.cos(towards), y + bh / 2 + off * np.sin(towards)
+    if any(abs(cx - (d[1] + d[3] / 2)) < d[3] / 3 and abs(cy - (d[2] + d[4] / 2)) < d[4] / 3
+           for d in dice):
+        return None
+    return crop(image, cx, cy, side * CROP_SCALE * rng.uniform(1.0, 1.25))
 
 
 def lawn_negative(image, dice, rng):
@@ -787,7 +817,7 @@ def reading_loss(out, target, keep_weight):
 
 
 def train_reader(train, val, epochs, rng, net=None, max_lr=3e-3, colour_turn=0.0,
-                 teacher=None, keep_sets=(), keep_weight=1.0):
+                 teacher=None, keep_sets=(), keep_weight=1.0, side_faces=0):
     """With a teacher, the crops of keep_sets (folder names) also pull the net towards the
     teacher's readings of them (keep_readings): a fine-tune on a wider world keeps what the
     committed reader read on the lawn and the real photos, sureness included, which
@@ -799,7 +829,7 @@ def train_reader(train, val, epochs, rng, net=None, max_lr=3e-3, colour_turn=0.0
     vx = to_tensor(vx)
     vy = torch.tensor(vy)
     for epoch in range(epochs):
-        xs, ys, folders = reader_samples(train, rng, True)
+        xs, ys, folders = reader_samples(train, rng, True, side_faces)
         kept = np.isin(folders, list(keep_sets))
         if sched is None:
             steps_per_epoch = (len(xs) + 31) // 32
@@ -1010,6 +1040,9 @@ def main():
                              "render_scenes.py --masks); with --only reader, any value above 0 "
                              "adds one pasted picture per such render; the committed nets were "
                              "trained with 0")
+    parser.add_argument("--side-faces", type=int, default=0, metavar="N",
+                        help="the whole-die reader also learns N crops a scene centred on a "
+                             "die's side face as no top (side_face_negative)")
     parser.add_argument("--reader-width", type=float, default=1.0,
                         help="the whole-die reader's channels times this (Reader); with "
                              "--init-from a narrower one, it is widened to it (widen_reader)")
@@ -1098,7 +1131,7 @@ def main():
                            lambda: train_reader(train, val, args.reader_epochs, rng, reader,
                                                 args.max_lr, args.colour_turn, reader_teacher,
                                                 set(filter(None, args.keep_sets.split(","))),
-                                                args.keep_weight),
+                                                args.keep_weight, args.side_faces),
                            reader, ReaderExport, (1, 3, CROP, CROP), "top_reader.onnx", started)
     print("weigh them with tools/sweep_thresholds.sh and tools/eval_shared.sh", flush=True)
 

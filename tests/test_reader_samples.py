@@ -1,0 +1,95 @@
+#!/usr/bin/python3
+"""tools/train_reader.py's side_face_negative, the crops that teach the whole-die reader a die's
+side face is no top: where they are cut, against the rule written plainly here, and that
+reader_samples without them draws exactly what it drew before they existed.
+
+  tests/test_reader_samples.py
+
+Exits 1 on a failed check; 77 (skipped) without python3-torch or python3-opencv
+(tools/setup.sh --train installs them).
+"""
+import math
+import pathlib
+import sys
+
+try:
+    import cv2  # noqa: F401 (train_reader cuts its crops with it)
+    import numpy as np
+    import torch  # noqa: F401 (train_reader builds its nets with it)
+except ImportError as missing:
+    print(f"skipped: {missing.name} is not installed")
+    sys.exit(77)
+
+TOOLS = pathlib.Path(__file__).resolve().parent.parent / "tools"
+sys.path.insert(0, str(TOOLS))
+import train_reader as tr  # noqa: E402
+
+failures = []
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok:
+        failures.append(what)
+
+
+IMAGE = np.zeros((480, 640, 3), np.uint8)
+DIE = (4, 300, 200, 40, 50, 1)  # value, x, y, w, h, top visible: centre (320, 225), side 50
+
+# Where each crop is cut: crop() replaced by one that returns its centre and side.
+cut_at = []
+real_crop = tr.crop
+tr.crop = lambda image, cx, cy, side, angle=0.0: cut_at.append((cx, cy, side)) or (cx, cy, side)
+rng = np.random.default_rng(3)
+for _ in range(500):
+    tr.side_face_negative(IMAGE, [DIE], rng)
+tr.crop = real_crop
+
+side, centre_x, centre_y = 50, 320, 225
+below = [(cy - centre_y) / side for cx, cy, s in cut_at]
+across = [abs(cx - centre_x) / side for cx, cy, s in cut_at]
+sizes = [s / (side * tr.CROP_SCALE) for cx, cy, s in cut_at]
+check(len(cut_at) == 500, "a lone die always gives a side-face crop")
+# 0.4 to 0.7 sides off, within 0.6 rad of straight down (image rows grow downwards)
+check(min(below) >= 0.4 * math.cos(0.6) - 1e-9 and max(below) <= 0.7 + 1e-9,
+      f"each crop's centre lies below the die's, {min(below):.2f} to {max(below):.2f} sides")
+check(max(across) <= 0.7 * math.sin(0.6) + 1e-9,
+      f"and at most {0.7 * math.sin(0.6):.2f} sides to either side ({max(across):.2f})")
+check(min(sizes) >= 1 - 1e-9 and max(sizes) <= 1.25 + 1e-9,
+      f"cut 1 to 1.25 times the die's crop ({min(sizes):.2f} to {max(sizes):.2f})")
+
+# Another die whose centre lies where the side face would be: its crop is that die's, not a
+# side face, so none is cut there.
+beneath = (2, 300, 250, 40, 50, 1)  # centre (320, 275): one side straight below
+near_other = skipped = 0
+tr.crop = lambda image, cx, cy, s, angle=0.0: (cx, cy, s)
+rng = np.random.default_rng(4)
+for _ in range(200):
+    got = tr.side_face_negative(IMAGE, [DIE, beneath], rng)
+    skipped += got is None
+    if got is not None and abs(got[0] - 320) < 40 / 3 and abs(got[1] - 275) < 50 / 3:
+        near_other += 1
+tr.crop = real_crop
+check(near_other == 0 and 0 < skipped < 200,
+      f"no side-face crop is centred on the die beneath ({skipped} of 200 left uncut)")
+
+# reader_samples: without side faces, the very crops and labels it drew before; with them,
+# each side-face crop labelled 0 ("no top") in the folder SIDE_FACES, which is never a keep-set.
+image = np.random.default_rng(5).integers(0, 255, (240, 320, 3), np.uint8)
+scenes = [("w/one", image, [(3, 100, 80, 40, 40, 1), (5, 200, 120, 40, 40, 1)], [])]
+before = tr.reader_samples(scenes, np.random.default_rng(6), True)
+again = tr.reader_samples(scenes, np.random.default_rng(6), True, 0)
+check(len(before[0]) == len(again[0]) and all(np.array_equal(a, b) for a, b in
+                                              zip(before[0], again[0]))
+      and before[1] == again[1] and before[2] == again[2],
+      "reader_samples with no side faces draws what it drew without the option")
+xs, ys, folders = tr.reader_samples(scenes, np.random.default_rng(6), True, 3)
+marked = [y for y, f in zip(ys, folders) if f == tr.SIDE_FACES]
+check(len(marked) == 3 and set(marked) == {0} and len(xs) == len(ys) == len(folders),
+      f"three side faces a scene: {len(marked)} crops in {tr.SIDE_FACES!r}, each labelled 0")
+check(folders.count("w") == len(folders) - 3, "the scene's other crops keep its folder")
+
+if failures:
+    print(f"{len(failures)} checks failed")
+    sys.exit(1)
+print("all checks passed")
