@@ -719,6 +719,13 @@ def reader_samples(scenes, rng, augment, side_faces=0):
     return xs, ys, folders
 
 
+def near_a_die_centre(cx, cy, dice):
+    """Whether (cx, cy) lies within a third of a die's box of that die's centre: a crop cut
+    there would show that die's top, so it cannot stand for "no top"."""
+    return any(abs(cx - (d[1] + d[3] / 2)) < d[3] / 3 and abs(cy - (d[2] + d[4] / 2)) < d[4] / 3
+               for d in dice)
+
+
 def half_die_negative(image, dice, rng):
     """A crop centred half a die off one die, or None when that is near another die's centre
     (a crowded table): no readable top face there."""
@@ -729,8 +736,7 @@ def half_die_negative(image, dice, rng):
     angle = rng.uniform(0, 2 * np.pi)
     off = rng.uniform(0.55, 0.8) * side
     cx, cy = x + bw / 2 + off * np.cos(angle), y + bh / 2 + off * np.sin(angle)
-    if any(abs(cx - (d[1] + d[3] / 2)) < d[3] / 3 and abs(cy - (d[2] + d[4] / 2)) < d[4] / 3
-           for d in dice):
+    if near_a_die_centre(cx, cy, dice):
         return None
     return crop(image, cx, cy, side * CROP_SCALE)
 
@@ -749,8 +755,7 @@ def side_face_negative(image, dice, rng):
     towards = np.pi / 2 + rng.uniform(-0.6, 0.6)  # image rows grow downwards
     off = rng.uniform(0.4, 0.7) * side
     cx, cy = x + bw / 2 + off * np.cos(towards), y + bh / 2 + off * np.sin(towards)
-    if any(abs(cx - (d[1] + d[3] / 2)) < d[3] / 3 and abs(cy - (d[2] + d[4] / 2)) < d[4] / 3
-           for d in dice):
+    if near_a_die_centre(cx, cy, dice):
         return None
     return crop(image, cx, cy, side * CROP_SCALE * rng.uniform(1.0, 1.25))
 
