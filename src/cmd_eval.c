@@ -36,7 +36,7 @@ typedef struct {
 
 static const char eval_help[] =
     "usage: yardzee eval --truth TRUTH.csv DIR [--expect 5|any|truth] [--json]\n"
-    "                    [--min-die-accuracy PCT] [--min-roll-accuracy PCT]\n"
+    "                    [--photos OUT.csv] [--min-die-accuracy PCT] [--min-roll-accuracy PCT]\n"
     "                    [--max-wrong-ok N] [--min-odd-refused PCT]\n"
     "Reads every photo named in TRUTH.csv from DIR and reports photos read, refused and wrongly\n"
     "read as ok; per-die accuracy with a 6x6 confusion matrix, and of the dice missed those\n"
@@ -44,6 +44,9 @@ static const char eval_help[] =
     "that are not five readable dice; time per photo; and names each photo wrongly read as ok,\n"
     "with the roll read and the true one. --expect truth gives the reader each photo's\n"
     "true number of dice, as a player who says how many dice were thrown (`read --expect N`).\n"
+    "--photos writes one row per photo: file, dice in the truth, dice found, status, dice\n"
+    "right, missed, left without a value and read wrong, wrong_ok (1: read as ok, roll wrong),\n"
+    "and the refusal's reason; for break-downs (e.g. by a render folder's scenes.csv).\n"
     "The --min/--max options turn the report into a check: exit 5 when one is not met.\n"
     "$YARDZEE_TUNE=NAME=VALUE,... changes the reader's thresholds for a sweep\n"
     "(tools/sweep_thresholds.sh).\n";
@@ -226,9 +229,15 @@ static int is_five_readable(const truth_photo *truth)
     return 1;
 }
 
+/* How one photo went, for --photos. */
+typedef struct {
+    int dice, right, missed, no_value, wrong_value, wrong_ok;
+} photo_outcome;
+
 static void eval_photo(const truth_photo *truth, const yz_vision_result *result, int expect_five,
-                       eval_stats *stats)
+                       eval_stats *stats, photo_outcome *outcome)
 {
+    memset(outcome, 0, sizeof *outcome);
     int matched[YZ_VISION_MAX_DICE];
     match_dice(truth, result, matched);
     int ok = result->status == YZ_VISION_READ_OK;
@@ -237,6 +246,7 @@ static void eval_photo(const truth_photo *truth, const yz_vision_result *result,
     int right_roll = same_roll(truth, result);
     stats->photos_right += ok && right_roll;
     if (ok && (!right_roll || (expect_five && !is_five_readable(truth)))) {
+        outcome->wrong_ok = 1;
         wrong_ok_photo *wrong = &stats->wrong[stats->wrong_ok++];
         wrong->truth = truth;
         wrong->n_read = result->n_dice;
@@ -249,18 +259,23 @@ static void eval_photo(const truth_photo *truth, const yz_vision_result *result,
             continue;
         }
         stats->dice++;
+        outcome->dice++;
         if (matched[t] < 0) {
             stats->dice_missed++;
+            outcome->missed++;
             stats->dice_merged += inside_a_found_box(die, result);
             continue;
         }
         int value = result->dice[matched[t]].value;
         if (value < 1 || value > 6 || !result->dice[matched[t]].certain) {
             stats->dice_no_value++;
+            outcome->no_value++;
             continue;
         }
         stats->confusion[die->value][value]++;
         stats->dice_right += value == die->value;
+        outcome->right += value == die->value;
+        outcome->wrong_value += value != die->value;
     }
     if (is_five_readable(truth)) {
         stats->five_photos++;
@@ -269,6 +284,20 @@ static void eval_photo(const truth_photo *truth, const yz_vision_result *result,
         stats->odd_photos++;
         stats->odd_refused += !ok;
     }
+}
+
+/* One --photos row; the reason quoted as CSV wants (its own quotes doubled). */
+static void write_photo_row(FILE *out, const char *file, const yz_vision_result *result,
+                            const photo_outcome *o)
+{
+    fprintf(out, "%s,%d,%d,%s,%d,%d,%d,%d,%d,\"", file, o->dice, result->n_dice,
+            result->status == YZ_VISION_READ_OK ? "ok" : "refused", o->right, o->missed,
+            o->no_value, o->wrong_value, o->wrong_ok);
+    for (const char *c = result->reason; *c; c++) {
+        if (*c == '"') fputc('"', out);
+        fputc(*c, out);
+    }
+    fputs("\"\n", out);
 }
 
 static int compare_doubles(const void *a, const void *b)
@@ -410,13 +439,14 @@ int yz_cmd_eval(int argc, char **argv)
         {"truth", required_argument, NULL, 't'},
         {"expect", required_argument, NULL, 'e'},
         {"json", no_argument, NULL, 'j'},
+        {"photos", required_argument, NULL, 'p'},
         {"min-die-accuracy", required_argument, NULL, 'd'},
         {"min-roll-accuracy", required_argument, NULL, 'r'},
         {"max-wrong-ok", required_argument, NULL, 'w'},
         {"min-odd-refused", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
-    const char *truth_path = NULL;
+    const char *truth_path = NULL, *photos_path = NULL;
     int json = 0, expect_truth = 0, code = YZ_EXIT_OK, opt;
     yz_vision_options options = yz_vision_default_options();
     eval_requirements req = {-1, -1, -1, -1};
@@ -426,6 +456,7 @@ int yz_cmd_eval(int argc, char **argv)
         switch (opt) {
         case 't': truth_path = optarg; break;
         case 'j': json = 1; break;
+        case 'p': photos_path = optarg; break;
         case 'h': fputs(eval_help, stdout); return YZ_EXIT_OK;
         case 'e':
             if (strcmp(optarg, "any") == 0)
@@ -471,8 +502,19 @@ int yz_cmd_eval(int argc, char **argv)
         truth_free(&truth);
         return yz_cli_fail(YZ_EXIT_INTERNAL, "out of memory");
     }
+    FILE *photos_out = NULL;
+    if (photos_path && !(photos_out = fopen(photos_path, "w"))) {
+        free(stats.ms);
+        free(stats.wrong);
+        truth_free(&truth);
+        return yz_cli_fail(YZ_EXIT_DATA, "%s: cannot write: %s", photos_path, strerror(errno));
+    }
+    if (photos_out)
+        fputs("file,dice,found,status,right,missed,no_value,wrong_value,wrong_ok,reason\n",
+              photos_out);
     yz_vision_error load_err;
     if (yz_vision_nets_load(NULL, &options.nets, &load_err) != YZ_VISION_OK) {
+        if (photos_out) fclose(photos_out);
         free(stats.ms);
         free(stats.wrong);
         truth_free(&truth);
@@ -490,11 +532,18 @@ int yz_cmd_eval(int argc, char **argv)
         if (yz_vision_read_file(path, &options, &result, &err) != YZ_VISION_OK) {
             fprintf(stderr, "yardzee: %s\n", err.message);
             stats.unreadable++;
+            if (photos_out)
+                fprintf(photos_out, "%s,%d,0,unreadable,0,0,0,0,0,\n", truth.photos[i].file,
+                        truth.photos[i].n_dice);
             continue;
         }
         stats.ms[n_timed++] = (yz_cli_now() - start) * 1000;
-        eval_photo(&truth.photos[i], &result, options.expect == 5, &stats);
+        photo_outcome outcome;
+        eval_photo(&truth.photos[i], &result, options.expect == 5, &stats, &outcome);
+        if (photos_out) write_photo_row(photos_out, truth.photos[i].file, &result, &outcome);
     }
+    if (photos_out && fclose(photos_out) != 0 && code == YZ_EXIT_OK)
+        code = yz_cli_fail(YZ_EXIT_DATA, "%s: cannot write: %s", photos_path, strerror(errno));
     qsort(stats.ms, (size_t)n_timed, sizeof *stats.ms, compare_doubles);
     double median_ms = n_timed ? stats.ms[n_timed / 2] : 0;
     double p95_ms =
@@ -508,7 +557,7 @@ int yz_cmd_eval(int argc, char **argv)
     } else {
         print_report(dir, &stats, median_ms, p95_ms);
     }
-    code = check_requirements(&req, &stats);
+    if (code == YZ_EXIT_OK) code = check_requirements(&req, &stats);
     yz_vision_nets_free(options.nets);
     free(stats.ms);
     free(stats.wrong);

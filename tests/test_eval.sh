@@ -48,6 +48,20 @@ check "a missed die inside a found die's box is told apart" 0 \
     eval --truth "$tmp/merged.csv" "$samples/lawn" --expect any
 check "... in JSON too" 0 '"dice_missed":2,"dice_merged":1,' -- \
     eval --truth "$tmp/merged.csv" "$samples/lawn" --expect any --json
+# --photos: one row per photo, its dice counted as the report counts them.
+check "--photos writes the rows" 0 "2 missed" -- \
+    eval --truth "$tmp/merged.csv" "$samples/lawn" --expect any --photos "$tmp/rows.csv"
+expect_true "... a header and the photo's row: 7 dice, 5 found and right, 2 missed, wrong ok" \
+    grep -qx 'lawn_004.jpg,7,5,ok,5,2,0,0,1,""' "$tmp/rows.csv"
+check "--photos, the 6 read where truth says 5" 5 "WRONG" -- eval --truth "$tmp/wrong.csv" \
+    "$samples/lawn" --max-wrong-ok 0 --photos "$tmp/rows.csv"
+expect_true "... counts it read wrong" grep -qx 'lawn_004.jpg,5,5,ok,4,0,0,1,1,""' "$tmp/rows.csv"
+check "--photos, refused: the reason quoted" 0 "refused" -- eval --truth "$tmp/four.csv" \
+    "$samples/lawn" --expect truth --photos "$tmp/rows.csv"
+expect_true "... in the row" grep -q '^lawn_004.jpg,4,5,refused,4,0,0,0,0,"found 5 dice, expected 4;' \
+    "$tmp/rows.csv"
+check "--photos into a missing folder" 1 "nowhere/rows.csv: cannot write" -- \
+    eval --truth "$tmp/four.csv" "$samples/lawn" --photos "$tmp/nowhere/rows.csv"
 check "--expect takes 5, any or truth" 2 "--expect: 'six' is not 5, any or truth" -- \
     eval --truth "$tmp/four.csv" "$samples/lawn" --expect six
 check "a right roll is not" 0 '"wrong_ok_photos":\[\]' -- \
