@@ -1153,6 +1153,11 @@ static void hard_photos_are_read_as_a_person_would(void **state)
          * two for one top face seen twice; refused, the photo is looked at again closer, which
          * reads both surely. */
         {"lawn/lawn_112.jpg", 5, 5, NULL, {6, 3, 1, 2, 4}},
+        /* The same with no count given: refused with dice found, it takes the same looks. */
+        {"lawn/lawn_112.jpg", 0, 5, NULL, {6, 3, 1, 2, 4}},
+        /* Five dice, no count given, a 3 seen from low left unsure at the first look (0.46 for
+         * a 5): a look again reads it surely, finding again every die the first found. */
+        {"lawn/lawn_146.jpg", 0, 5, NULL, {2, 6, 6, 3, 3}},
     };
     char path[8192];
     for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {

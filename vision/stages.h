@@ -56,6 +56,8 @@ typedef struct {
     double unsure_looks;    /* 1: a die left unsure is read again at moved boxes; 0: not */
     double merge_looks;     /* 1: the dice of a look again and of the reading before it count
                                together where together they read; 0: not */
+    double any_looks;       /* 1: with no count given, a photo refused with a die found is looked
+                               at again as with one (pipeline.c); 0: not */
     double face_alone;      /* the face reader seeing no face, the whole-die reader's value
                                stands alone from this probability (0: never) */
 } yz_vision_tuning;

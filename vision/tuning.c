@@ -48,6 +48,11 @@ static const struct {
      * probability of its favourite value (read.c's yz_vision_combine_readers; 0: never).
      * Among 0.9, 0.95 and 0.99 on dev sets (READER_HISTORY.md, thirty-sixth try). */
     {"face_alone", offsetof(yz_vision_tuning, face_alone), 0.95, 0, 1},
+    /* With no count given (`--expect any`), a photo refused with a die found at least goes
+     * through the looks again and the second detector too (pipeline.c's worth_another_look;
+     * 0: never). Measured on the real sets' training parts and dev renders (READER_HISTORY.md,
+     * forty-second try). */
+    {"any_looks", offsetof(yz_vision_tuning, any_looks), 1, 0, 1},
 };
 #define N_THRESHOLDS (sizeof thresholds / sizeof thresholds[0])
 
