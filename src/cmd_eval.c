@@ -220,13 +220,19 @@ typedef struct {
     wrong_ok_photo *wrong;       /* the wrong_ok photos, in truth order; room for all */
 } eval_stats;
 
+/* The dice whose top face shows: those the report counts. */
+static int tops_in_view(const truth_photo *truth)
+{
+    int n = 0;
+    for (int i = 0; i < truth->n_dice; i++)
+        n += truth->dice[i].top_visible;
+    return n;
+}
+
 /* A photo that is not five readable dice must be refused when five are expected. */
 static int is_five_readable(const truth_photo *truth)
 {
-    if (truth->n_dice != 5) return 0;
-    for (int i = 0; i < truth->n_dice; i++)
-        if (!truth->dice[i].top_visible) return 0;
-    return 1;
+    return truth->n_dice == 5 && tops_in_view(truth) == 5;
 }
 
 /* How one photo went, for --photos. */
@@ -534,7 +540,7 @@ int yz_cmd_eval(int argc, char **argv)
             stats.unreadable++;
             if (photos_out)
                 fprintf(photos_out, "%s,%d,0,unreadable,0,0,0,0,0,\n", truth.photos[i].file,
-                        truth.photos[i].n_dice);
+                        tops_in_view(&truth.photos[i]));
             continue;
         }
         stats.ms[n_timed++] = (yz_cli_now() - start) * 1000;
