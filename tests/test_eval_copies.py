@@ -15,6 +15,9 @@ import subprocess
 import sys
 import tempfile
 
+import tool_checks
+from tool_checks import check, finish
+
 try:
     import cv2  # noqa: F401 (tools/jitter_set.py makes the copies with it)
 except ImportError:
@@ -24,18 +27,10 @@ except ImportError:
 TOOL = pathlib.Path(__file__).resolve().parent.parent / "tools" / "eval_copies.py"
 yardzee, lawn = sys.argv[1], pathlib.Path(sys.argv[2])
 PHOTOS = ["lawn_000.jpg", "lawn_003.jpg", "lawn_010.jpg", "lawn_049.jpg", "lawn_072.jpg"]
-failures = []
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
 
 
 def run_tool(*args):
-    return subprocess.run([sys.executable, str(TOOL), *map(str, args)], capture_output=True,
-                          text=True, env={"YARDZEE": yardzee, "PATH": "/usr/bin:/bin"})
+    return tool_checks.run_tool(TOOL, yardzee, *args)
 
 
 def means(output):
@@ -110,7 +105,4 @@ with tempfile.TemporaryDirectory() as tmp:
     check(refused.returncode == 2 and "copies: no truth.csv or labels.csv" in refused.stderr,
           f"a folder of neither kind refused with its name ({refused.stderr.strip()[-60:]})")
 
-if failures:
-    print(f"{len(failures)} checks failed")
-    sys.exit(1)
-print("all checks passed")
+finish()

@@ -15,20 +15,15 @@ import subprocess
 import sys
 import tempfile
 
+import tool_checks
+from tool_checks import check, finish
+
 TOOL = pathlib.Path(__file__).resolve().parent.parent / "tools" / "outcomes_by_scene.py"
 yardzee, samples = sys.argv[1], pathlib.Path(sys.argv[2])
-failures = []
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
 
 
 def run_tool(*args):
-    return subprocess.run([sys.executable, str(TOOL), *map(str, args)], capture_output=True,
-                          text=True, env={"YARDZEE": yardzee, "PATH": "/usr/bin:/bin"})
+    return tool_checks.run_tool(TOOL, yardzee, *args)
 
 
 def tables(text):
@@ -95,5 +90,4 @@ with tempfile.TemporaryDirectory() as tmp:
     check(done.returncode != 0 and "scenes.csv: no such file" in done.stderr,
           f"a folder without scenes.csv is refused ({done.stderr.strip()})")
 
-print(f"{len(failures)} failed")
-sys.exit(1 if failures else 0)
+finish()
