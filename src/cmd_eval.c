@@ -264,25 +264,25 @@ static void eval_photo(const truth_photo *truth, const yz_vision_result *result,
             stats->dice_hidden++;
             continue;
         }
-        stats->dice++;
         outcome->dice++;
         if (matched[t] < 0) {
-            stats->dice_missed++;
             outcome->missed++;
             stats->dice_merged += inside_a_found_box(die, result);
             continue;
         }
         int value = result->dice[matched[t]].value;
         if (value < 1 || value > 6 || !result->dice[matched[t]].certain) {
-            stats->dice_no_value++;
             outcome->no_value++;
             continue;
         }
         stats->confusion[die->value][value]++;
-        stats->dice_right += value == die->value;
         outcome->right += value == die->value;
         outcome->wrong_value += value != die->value;
     }
+    stats->dice += outcome->dice;
+    stats->dice_missed += outcome->missed;
+    stats->dice_no_value += outcome->no_value;
+    stats->dice_right += outcome->right;
     if (is_five_readable(truth)) {
         stats->five_photos++;
         stats->five_right += ok && right_roll;
@@ -293,13 +293,12 @@ static void eval_photo(const truth_photo *truth, const yz_vision_result *result,
 }
 
 /* One --photos row; the reason quoted as CSV wants (its own quotes doubled). */
-static void write_photo_row(FILE *out, const char *file, const yz_vision_result *result,
-                            const photo_outcome *o)
+static void write_photo_row(FILE *out, const char *file, int n_found, const char *status,
+                            const photo_outcome *o, const char *reason)
 {
-    fprintf(out, "%s,%d,%d,%s,%d,%d,%d,%d,%d,\"", file, o->dice, result->n_dice,
-            result->status == YZ_VISION_READ_OK ? "ok" : "refused", o->right, o->missed,
-            o->no_value, o->wrong_value, o->wrong_ok);
-    for (const char *c = result->reason; *c; c++) {
+    fprintf(out, "%s,%d,%d,%s,%d,%d,%d,%d,%d,\"", file, o->dice, n_found, status, o->right,
+            o->missed, o->no_value, o->wrong_value, o->wrong_ok);
+    for (const char *c = reason; *c; c++) {
         if (*c == '"') fputc('"', out);
         fputc(*c, out);
     }
@@ -538,15 +537,18 @@ int yz_cmd_eval(int argc, char **argv)
         if (yz_vision_read_file(path, &options, &result, &err) != YZ_VISION_OK) {
             fprintf(stderr, "yardzee: %s\n", err.message);
             stats.unreadable++;
+            photo_outcome none = {.dice = tops_in_view(&truth.photos[i])};
             if (photos_out)
-                fprintf(photos_out, "%s,%d,0,unreadable,0,0,0,0,0,\n", truth.photos[i].file,
-                        tops_in_view(&truth.photos[i]));
+                write_photo_row(photos_out, truth.photos[i].file, 0, "unreadable", &none, "");
             continue;
         }
         stats.ms[n_timed++] = (yz_cli_now() - start) * 1000;
         photo_outcome outcome;
         eval_photo(&truth.photos[i], &result, options.expect == 5, &stats, &outcome);
-        if (photos_out) write_photo_row(photos_out, truth.photos[i].file, &result, &outcome);
+        if (photos_out)
+            write_photo_row(photos_out, truth.photos[i].file, result.n_dice,
+                            result.status == YZ_VISION_READ_OK ? "ok" : "refused", &outcome,
+                            result.reason);
     }
     if (photos_out && fclose(photos_out) != 0 && code == YZ_EXIT_OK)
         code = yz_cli_fail(YZ_EXIT_DATA, "%s: cannot write: %s", photos_path, strerror(errno));
