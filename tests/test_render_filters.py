@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """tools/render_scenes.py's --six-close keeps only scenes of six dice with two touching or one
-behind another, on the lawn and in the world, and passes over every other scene before the
-last it keeps. --marbled gives painted dice veins and changes no other draw of a scene, so the
+behind another, and --low-camera only scenes shot from 50 degrees or lower, on the lawn and in
+the world, each passing over every other scene before the last it keeps. --marbled gives painted dice veins and changes no other draw of a scene, so the
 folders drawn before it (the frozen set among them) stay as they were. The batch's scenes are
 drawn again from their seeds; nothing is rendered.
 
@@ -23,12 +23,20 @@ import render_scenes  # noqa: E402
 from render import scene as scenes, world  # noqa: E402
 
 
-def six_close(seed, world_args):
+def six_close(scene):
+    return len(scene.dice) == 6 and (scene.touching or scene.occluded)
+
+
+def low_camera(scene):
+    return scene.camera_elevation_deg <= 50
+
+
+def passes(keep, seed, world_args):
     try:
         scene = scenes.sample_scene(seed, 640, **world_args)
     except RuntimeError:  # a world camera that saw too little ground to place the dice
         return False
-    return len(scene.dice) == 6 and (scene.touching or scene.occluded)
+    return keep(scene)
 
 
 def same(a, b):
@@ -67,17 +75,19 @@ def check_marbled():
 
 def main():
     check_marbled()
-    for world_args in ({}, {"world": True, "clutter_only": False}):
-        kept = render_scenes.kept_seeds(7300, 3, 640, False, render_scenes.six_close, world_args)
-        batch, index = [], 0
-        while len([seed for seed in batch if seed in kept]) < 3:
-            batch.append(scenes.scene_seed(7300, index))
-            index += 1
-        wanted = [seed for seed in batch if six_close(seed, world_args)]
-        assert wanted == kept, (world_args, wanted, kept)
-        assert len(batch) > 3, "every scene drawn was six close dice: the filter is not tested"
-    print("render_filters: --six-close keeps six dice touching or one behind another; "
-          "--marbled changes only the dice's finish")
+    for keep, filtered in ((six_close, render_scenes.six_close),
+                           (low_camera, render_scenes.low_camera)):
+        for world_args in ({}, {"world": True, "clutter_only": False}):
+            kept = render_scenes.kept_seeds(7300, 3, 640, False, filtered, world_args)
+            batch, index = [], 0
+            while len([seed for seed in batch if seed in kept]) < 3:
+                batch.append(scenes.scene_seed(7300, index))
+                index += 1
+            wanted = [seed for seed in batch if passes(keep, seed, world_args)]
+            assert wanted == kept, (keep.__name__, world_args, wanted, kept)
+            assert len(batch) > 3, f"every scene drawn passed {keep.__name__}: it is not tested"
+    print("render_filters: --six-close keeps six dice touching or one behind another, "
+          "--low-camera cameras at 50 degrees or lower; --marbled changes only the dice's finish")
 
 
 if __name__ == "__main__":

@@ -234,6 +234,13 @@ def low_and_crowded(scene):
     return scene.camera_elevation_deg <= LOW_CAMERA_DEG and (scene.touching or scene.occluded)
 
 
+def low_camera(scene):
+    """Shot from LOW_CAMERA_DEG or lower (about a third of --world scenes): side faces large in
+    view, top faces foreshortened, where the frozen set loses half its dice (READER_HISTORY.md,
+    forty-second try)."""
+    return scene.camera_elevation_deg <= LOW_CAMERA_DEG
+
+
 def one_behind_another(scene):
     """A die placed partly behind another (about a sixth of the scenes): the detector takes the
     two for one when they are far (yardzee eval's "inside another die's box")."""
@@ -315,6 +322,9 @@ def main():
                         help=f"keep only scenes shot from {LOW_CAMERA_DEG} degrees or lower with "
                         "dice touching or one behind another (the hardest to read), until --count "
                         "are kept")
+    parser.add_argument("--low-camera", action="store_true",
+                        help=f"keep only scenes shot from {LOW_CAMERA_DEG} degrees or lower, "
+                        "until --count are kept")
     parser.add_argument("--one-behind-another", action="store_true",
                         help="keep only scenes with a die placed partly behind another, until "
                         "--count are kept")
@@ -377,6 +387,7 @@ def main():
     world_args = ({"world": True, "clutter_only": args.clutter_only, "marbled": args.marbled}
                   if args.world else {})
     wanted = [keep for flag, keep in ((args.low_and_crowded, low_and_crowded),
+                                      (args.low_camera, low_camera),
                                       (args.one_behind_another, one_behind_another),
                                       (args.six_close, six_close),
                                       (args.sun_glare, sun_glare), (args.cut_off, cut_off),

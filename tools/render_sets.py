@@ -120,6 +120,10 @@ SETS = {
              "forty-first try: plain lawn beside them"),
     "wsix71": (f"--count 100 --seed 355000 {W640} --six-close --prefix wsix71_",
                "forty-first try: six close world dice beside them (wsix29 and wsix70 stay dev)"),
+    "wlow75": (f"--count 240 --seed 361000 {W640} --low-camera --prefix wlow75_",
+               "forty-third try: world scenes shot from 50 degrees or lower, for the readers"),
+    "wlow75d": (f"--count 100 --seed 363000 {W640} --low-camera --prefix wlow75d_",
+                "forty-third try: the same, a dev set no net learned from"),
 }
 
 
