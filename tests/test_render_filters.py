@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """tools/render_scenes.py's --six-close keeps only scenes of six dice with two touching or one
 behind another, and --low-camera only scenes shot from 50 degrees or lower, on the lawn and in
-the world, each passing over every other scene before the last it keeps. --marbled gives painted dice veins and changes no other draw of a scene, so the
-folders drawn before it (the frozen set among them) stay as they were. The batch's scenes are
-drawn again from their seeds; nothing is rendered.
+the world, each passing over every other scene before the last it keeps. --marbled gives
+painted dice veins and changes no other draw of a scene, so the folders drawn before it (the
+frozen set among them) stay as they were. The batch's scenes are drawn again from their seeds;
+nothing is rendered.
 
   tests/test_render_filters.py   # exits 77 (skipped) without python3-opencv or python3-numpy
 """

@@ -236,7 +236,7 @@ def low_and_crowded(scene):
 
 def low_camera(scene):
     """Shot from LOW_CAMERA_DEG or lower (about a third of --world scenes): side faces large in
-    view, top faces foreshortened, where the frozen set loses half its dice (READER_HISTORY.md,
+    view, top faces foreshortened: where half the frozen set's lost dice are (READER_HISTORY.md,
     forty-second try)."""
     return scene.camera_elevation_deg <= LOW_CAMERA_DEG
 
