@@ -124,6 +124,8 @@ SETS = {
                "forty-third try: world scenes shot from 50 degrees or lower, for the readers"),
     "wlow75d": (f"--count 100 --seed 363000 {W640} --low-camera --prefix wlow75d_",
                 "forty-third try: the same, a dev set no net learned from"),
+    "wlow75b": (f"--count 600 --seed 365000 {W640} --low-camera --prefix wlow75b_",
+                "forty-third try: more of wlow75, for the readers"),
 }
 
 
