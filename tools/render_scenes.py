@@ -228,17 +228,17 @@ def render_batch(out_dir, seeds, long_side, supersample, prefix, close_up, world
                   f"tops={[round(r['top_fraction'], 2) for r in rows]}", flush=True)
 
 
-def low_and_crowded(scene):
-    """Shot from at most LOW_CAMERA_DEG below the horizon, with dice touching or one behind
-    another: where the reader fails most."""
-    return scene.camera_elevation_deg <= LOW_CAMERA_DEG and (scene.touching or scene.occluded)
-
-
 def low_camera(scene):
     """Shot from LOW_CAMERA_DEG or lower (about a third of --world scenes): side faces large in
     view, top faces foreshortened: where half the frozen set's lost dice are (READER_HISTORY.md,
     forty-second try)."""
     return scene.camera_elevation_deg <= LOW_CAMERA_DEG
+
+
+def low_and_crowded(scene):
+    """A low camera (low_camera) on dice touching or one behind another: where the reader fails
+    most."""
+    return low_camera(scene) and (scene.touching or scene.occluded)
 
 
 def one_behind_another(scene):
