@@ -210,6 +210,7 @@ static void the_nets_take_the_sizes_pipeline_json_gives(void **state)
     assert_int_equal(net_outputs("top_face.onnx", crop), 8);
     assert_int_equal(net_outputs("face_reader.onnx", face), 7);
     assert_int_equal(net_outputs("die_or_not.onnx", crop), 2);
+    assert_int_equal(net_outputs("box_refiner.onnx", crop), 4);
     assert_int_equal(net_outputs("dice_detector.onnx", side),
                      3 * (side / stride) * (side / stride));
     assert_int_equal(net_outputs("second_detector.onnx", side),
@@ -220,9 +221,10 @@ static void the_nets_take_the_sizes_pipeline_json_gives(void **state)
     /* The library reads the same file: one whose field is wrong is an error naming the field. */
     char dir[] = "/tmp/yz-models-XXXXXX", link[600], target[600];
     assert_non_null(mkdtemp(dir));
-    static const char *nets[6] = {"dice_detector.onnx", "top_reader.onnx", "top_face.onnx",
-                                  "face_reader.onnx",   "die_or_not.onnx", "second_detector.onnx"};
-    for (int i = 0; i < 6; i++) {
+    static const char *nets[] = {"dice_detector.onnx", "top_reader.onnx", "top_face.onnx",
+                                 "face_reader.onnx",   "die_or_not.onnx", "second_detector.onnx",
+                                 "box_refiner.onnx"};
+    for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++) {
         snprintf(target, sizeof target, "%s/../models/%s", YZ_SAMPLES_DIR, nets[i]);
         snprintf(link, sizeof link, "%s/%s", dir, nets[i]);
         assert_int_equal(symlink(target, link), 0);

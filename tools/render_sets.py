@@ -126,6 +126,8 @@ SETS = {
                 "forty-third try: the same, a dev set no net learned from"),
     "wlow75b": (f"--count 600 --seed 365000 {W640} --low-camera --prefix wlow75b_",
                 "forty-third try: more of wlow75, for the readers"),
+    "wf76": ("--count 150 --seed 371000 --world --prefix wf76_",
+             "forty-fourth try: a world dev set drawn as yz-frozen is (1024 px), fresh seeds"),
 }
 
 

@@ -30,6 +30,7 @@ static const geometry_field fields[] = {
     {"reader", "crop_scale", 0, 0.5, 10, offsetof(yz_vision_geometry, crop_scale)},
     {"face_reader", "face", 1, 8, YZ_VISION_MAX_FACE, offsetof(yz_vision_geometry, face)},
     {"face_reader", "face_margin", 0, 0, 1, offsetof(yz_vision_geometry, face_margin)},
+    {"box_refiner", "crop_scale", 0, 1, 10, offsetof(yz_vision_geometry, refine_scale)},
 };
 
 yz_vision_status yz_vision_geometry_load(const char *dir, yz_vision_geometry *geometry,

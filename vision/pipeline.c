@@ -36,6 +36,7 @@
 #define FACE_READER_FILE "face_reader.onnx"
 #define DIE_OR_NOT_FILE "die_or_not.onnx"
 #define SECOND_DETECTOR_FILE "second_detector.onnx"
+#define BOX_REFINER_FILE "box_refiner.onnx"
 
 static yz_vision_status load_net(const char *dir, const char *file, yz_cv_net **net,
                                  yz_vision_error *err)
@@ -61,6 +62,7 @@ void yz_vision_nets_free(yz_vision_nets *nets)
     yz_cv_net_free(nets->face_reader);
     yz_cv_net_free(nets->die_or_not);
     yz_cv_net_free(nets->second_detector);
+    yz_cv_net_free(nets->box_refiner);
     yz_vision_release(nets);
 }
 
@@ -80,6 +82,8 @@ yz_vision_status yz_vision_nets_load(const char *chosen_dir, yz_vision_nets **ne
     if (status == YZ_VISION_OK) status = load_net(dir, DIE_OR_NOT_FILE, &(*nets)->die_or_not, err);
     if (status == YZ_VISION_OK)
         status = load_net(dir, SECOND_DETECTOR_FILE, &(*nets)->second_detector, err);
+    if (status == YZ_VISION_OK)
+        status = load_net(dir, BOX_REFINER_FILE, &(*nets)->box_refiner, err);
     if (status == YZ_VISION_OK) status = yz_vision_geometry_load(dir, &(*nets)->geometry, err);
     /* The nets usually load on a thread of their own while the photo decodes (src/photo.c), so
      * the pool's start is done there too: 2-3 ms less for a 12 MP read on two cores. */
@@ -128,7 +132,7 @@ static yz_vision_status find_read_judge(const yz_vision_nets *nets, const yz_vis
                           : YZ_VISION_ERR_NOMEM;
     }
     if (status == YZ_VISION_OK) {
-        yz_vision_collect_dice(photo, &nets->tuning, found, n_found, readings, result);
+        yz_vision_collect_dice(photo, &nets->tuning, n_found, readings, result);
         if (!trust_completed_tops)
             for (int i = 0; i < result->n_dice; i++)
                 result->dice[i].top_completed = 0;

@@ -277,6 +277,107 @@ static yz_vision_status read_unsure_again(const yz_vision_nets *nets, const yz_v
     return status;
 }
 
+/* How many times the box refiner moves a die's box, each step from where the last put
+ * it: on the frozen-like world dev renders two steps read a few more dice surely than one
+ * (READER_HISTORY.md, forty-fourth try). */
+#define REFINE_STEPS 2
+
+/* Where the box refiner puts each of n boxes: at each step a square of refine_scale times the
+ * box's long side around its centre, and the net's (dx, dy, log w, log h) of the die nearest
+ * that centre, in that long side. */
+static yz_vision_status refine_boxes(const yz_vision_nets *nets, const yz_vision_image *photo,
+                                     int n, yz_vision_candidate *boxes)
+{
+    const yz_vision_geometry *g = &nets->geometry;
+    size_t crop_bytes = (size_t)g->crop * g->crop * 3;
+    uint8_t *pixels = yz_vision_alloc((size_t)n * crop_bytes);
+    yz_cv_image *crops = yz_vision_alloc((size_t)n * sizeof *crops);
+    float *out = yz_vision_alloc((size_t)n * 4 * sizeof *out);
+    yz_vision_status status = pixels && crops && out ? YZ_VISION_OK : YZ_VISION_ERR_NOMEM;
+    yz_cv_image source = {photo->w, photo->h, 3, photo->w * 3, photo->rgb};
+    for (int step = 0; step < REFINE_STEPS && !status; step++) {
+        for (int i = 0; i < n && !status; i++) {
+            crops[i] =
+                (yz_cv_image){g->crop, g->crop, 3, g->crop * 3, pixels + (size_t)i * crop_bytes};
+            if (cut_square(&source, boxes[i].cx, boxes[i].cy,
+                           g->refine_scale * fmax(boxes[i].w, boxes[i].h), &crops[i]))
+                status = YZ_VISION_ERR_INTERNAL;
+        }
+        int n_values = 0;
+        if (!status && (yz_cv_net_run(nets->box_refiner, crops, n, out, n * 4, &n_values) ||
+                        n_values != n * 4))
+            status = YZ_VISION_ERR_INTERNAL;
+        for (int i = 0; i < n && !status; i++) {
+            double side = fmax(boxes[i].w, boxes[i].h);
+            const float *o = out + 4 * i;
+            boxes[i].cx += o[0] * side, boxes[i].cy += o[1] * side;
+            boxes[i].w = side * exp(fmin(o[2], 1.0)), boxes[i].h = side * exp(fmin(o[3], 1.0));
+        }
+    }
+    yz_vision_release(pixels);
+    yz_vision_release(crops);
+    yz_vision_release(out);
+    return status;
+}
+
+static int centre_inside(const yz_vision_candidate *a, const yz_vision_candidate *box)
+{
+    return fabs(a->cx - box->cx) < 0.5 * box->w && fabs(a->cy - box->cy) < 0.5 * box->h;
+}
+
+/* Whether the box the refiner gave die d of n is caught up with another die: its centre inside
+ * that die's box or that die's centre inside it (a box that held two dice refined onto the other
+ * one, or a second box on one die's side face moved onto it). */
+static int meets_another(const dice_readings *r, int n, int d, const yz_vision_candidate *box)
+{
+    for (int o = 0; o < n; o++)
+        if (o != d && (centre_inside(box, &r->dice[o]) || centre_inside(&r->dice[o], box)))
+            return 1;
+    return 0;
+}
+
+/* Every die is read again at the box the box refiner puts on it (the detector's box may be
+ * off: on the world dev renders the dice left without a value had it a median 0.12 of a side
+ * off, the dice read right 0.04). A die the first reading left unsure takes the second reading
+ * and the new box where the readers read that surely, unless the new box is caught up with
+ * another die (meets_another: that die is read already). A die read surely at both boxes as two
+ * values is a piece of a die or one of its side faces boxed as a die (the refiner puts the box
+ * on the whole die, whose top shows another value): its two readings are averaged, which leaves
+ * it unsure. */
+static yz_vision_status read_refined(const yz_vision_nets *nets, const yz_vision_image *photo,
+                                     int n, dice_readings *first)
+{
+    if (nets->tuning.refine_looks == 0) return YZ_VISION_OK;
+    dice_readings again;
+    yz_vision_status status = alloc_readings(&again, n);
+    if (status) return status;
+    memcpy(again.dice, first->dice, (size_t)n * sizeof *again.dice);
+    status = refine_boxes(nets, photo, n, again.dice);
+    if (!status) status = read_dice(nets, photo, n, &again);
+    for (int d = 0; d < n && !status; d++) {
+        float p1[YZ_VISION_N_CLASSES], p2[YZ_VISION_N_CLASSES];
+        float *w1 = first->whole_die + d * YZ_VISION_N_CLASSES,
+              *f1 = first->face + d * YZ_VISION_N_CLASSES;
+        const float *w2 = again.whole_die + d * YZ_VISION_N_CLASSES,
+                    *f2 = again.face + d * YZ_VISION_N_CLASSES;
+        yz_vision_combine_readers(w1, f1, nets->tuning.face_alone, p1);
+        yz_vision_combine_readers(w2, f2, nets->tuning.face_alone, p2);
+        int sure1 = read_surely(p1, &nets->tuning), sure2 = read_surely(p2, &nets->tuning);
+        if (!sure1 && sure2 && !meets_another(first, n, d, &again.dice[d])) {
+            first->dice[d] = again.dice[d];
+            memcpy(w1, w2, YZ_VISION_N_CLASSES * sizeof *w1);
+            memcpy(f1, f2, YZ_VISION_N_CLASSES * sizeof *f1);
+            memcpy(first->corners + d * 8, again.corners + d * 8, 8 * sizeof *first->corners);
+            first->completed[d] = again.completed[d];
+        } else if (sure1 && sure2 && most_likely(p1) != most_likely(p2)) {
+            for (int k = 0; k < YZ_VISION_N_CLASSES; k++)
+                w1[k] = 0.5f * (w1[k] + w2[k]), f1[k] = 0.5f * (f1[k] + f2[k]);
+        }
+    }
+    release_readings(&again);
+    return status;
+}
+
 /* Step 2: for each candidate, whether it is a die (yz_vision_die_or_not); for each die, where its
  * top face is and what its value is. Only what the die-or-not net counts is read (what it does
  * not is dropped as lawn by collect_dice whatever the readers say, so reading it would be
@@ -312,6 +413,7 @@ yz_vision_status yz_vision_read_tops(const yz_vision_nets *nets, const yz_vision
         die_of[n_dice++] = i;
     }
     if (!status && n_dice > 0) status = read_dice(nets, photo, n_dice, &r);
+    if (!status && n_dice > 0) status = read_refined(nets, photo, n_dice, &r);
     if (!status && n_dice > 0) status = read_unsure_again(nets, photo, n_dice, &r);
     for (int d = 0; d < n_dice && !status; d++) {
         yz_vision_reading *reading = &readings[die_of[d]];
@@ -319,6 +421,7 @@ yz_vision_status yz_vision_read_tops(const yz_vision_nets *nets, const yz_vision
                                   r.face + d * YZ_VISION_N_CLASSES, nets->tuning.face_alone,
                                   reading->p);
         reading->top_completed = r.completed[d];
+        reading->read_at = r.dice[d];
         /* Corners come in crop widths, across the square the crop was cut from. */
         double side = crop_side(g, &r.dice[d]);
         for (int k = 0; k < 4; k++) {
@@ -332,8 +435,8 @@ yz_vision_status yz_vision_read_tops(const yz_vision_nets *nets, const yz_vision
 }
 
 void yz_vision_collect_dice(const yz_vision_photo *photo, const yz_vision_tuning *tuning,
-                            const yz_vision_candidate *found, int n_found,
-                            const yz_vision_reading *readings, yz_vision_result *result)
+                            int n_found, const yz_vision_reading *readings,
+                            yz_vision_result *result)
 {
     double to_full_x = (double)photo->full_w / photo->image.w;
     double to_full_y = (double)photo->full_h / photo->image.h;
@@ -353,10 +456,11 @@ void yz_vision_collect_dice(const yz_vision_photo *photo, const yz_vision_tuning
          * crop of lawn or half a die, agree on a value there. Where the detector is unsure is
          * mostly a die half behind another, whose top the readers see whole. */
         die->certain = read_surely(p, tuning);
-        die->box[0] = (int)lround((found[i].cx - found[i].w / 2) * to_full_x);
-        die->box[1] = (int)lround((found[i].cy - found[i].h / 2) * to_full_y);
-        die->box[2] = (int)lround(found[i].w * to_full_x);
-        die->box[3] = (int)lround(found[i].h * to_full_y);
+        const yz_vision_candidate *at = &readings[i].read_at;
+        die->box[0] = (int)lround((at->cx - at->w / 2) * to_full_x);
+        die->box[1] = (int)lround((at->cy - at->h / 2) * to_full_y);
+        die->box[2] = (int)lround(at->w * to_full_x);
+        die->box[3] = (int)lround(at->h * to_full_y);
         for (int k = 0; k < 4; k++) {
             die->top[k][0] = readings[i].top[k][0] * to_full_x;
             die->top[k][1] = readings[i].top[k][1] * to_full_y;

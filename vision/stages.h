@@ -26,16 +26,17 @@
 /* What the nets were trained with and the C must do the same way: models/pipeline.json, the
  * one place these numbers are written (the training scripts read it too). */
 typedef struct {
-    int det_side;       /* detector canvas's long side, pixels */
-    int det_stride;     /* detector output cell, canvas pixels */
-    int det_align;      /* the detector's coarsest stride: canvas sides are multiples of it */
-    int box_unit;       /* the detector's box sizes are in this many canvas pixels */
-    double typical_die; /* median die side in the detector's training canvases, pixels */
-    double zoom_margin; /* the second look's window around the dice, in die sides */
-    int crop;           /* whole-die reader and top-face net input side, pixels */
-    double crop_scale;  /* crop side / die box long side */
-    int face;           /* face reader input side, pixels */
-    double face_margin; /* the top face's quad grown by this share about its centre */
+    int det_side;        /* detector canvas's long side, pixels */
+    int det_stride;      /* detector output cell, canvas pixels */
+    int det_align;       /* the detector's coarsest stride: canvas sides are multiples of it */
+    int box_unit;        /* the detector's box sizes are in this many canvas pixels */
+    double typical_die;  /* median die side in the detector's training canvases, pixels */
+    double zoom_margin;  /* the second look's window around the dice, in die sides */
+    int crop;            /* whole-die reader and top-face net input side, pixels */
+    double crop_scale;   /* crop side / die box long side */
+    int face;            /* face reader input side, pixels */
+    double face_margin;  /* the top face's quad grown by this share about its centre */
+    double refine_scale; /* box refiner's crop side / the box's long side */
 } yz_vision_geometry;
 
 /* The reader's thresholds, read off held-out validation renders (tools/READER_HISTORY.md). A
@@ -54,6 +55,7 @@ typedef struct {
     double far_look_side;   /* still refused: look again on a canvas this many times the first
                                (0: never) */
     double unsure_looks;    /* 1: a die left unsure is read again at moved boxes; 0: not */
+    double refine_looks;    /* 1: a die left unsure is read again where the box refiner puts it */
     double merge_looks;     /* 1: the dice of a look again and of the reading before it count
                                together where together they read; 0: not */
     double any_looks;       /* 1: with no count given, a photo refused with a die found is looked
@@ -73,7 +75,7 @@ yz_vision_status yz_vision_tuning_parse(const char *list, const char *source,
                                         yz_vision_tuning *tuning, yz_vision_error *err);
 
 struct yz_vision_nets {
-    yz_cv_net *detector, *reader, *top_face, *face_reader, *die_or_not;
+    yz_cv_net *detector, *reader, *top_face, *face_reader, *die_or_not, *box_refiner;
     /* A detector taught longer on the world, asked only about a photo `detector` leaves
      * refused (pipeline.c's ask_second_detector). */
     yz_cv_net *second_detector;
@@ -94,6 +96,7 @@ typedef struct {
     double top[4][2];             /* the top face's corners, working-size pixels */
     int top_completed; /* part of the top face lay outside the photo, filled from its twin */
     float p_die;       /* the die-or-not net's probability that the crop holds a die at all */
+    yz_vision_candidate read_at; /* the box it was read at: the candidate's, or the refiner's */
 } yz_vision_reading;
 
 /* ---- detect.c ---- */
@@ -138,10 +141,11 @@ yz_vision_status yz_vision_read_tops(const yz_vision_nets *nets, const yz_vision
                                      const yz_vision_candidate *found, int n_found,
                                      yz_vision_reading *readings);
 
-/* The dice of result (full-size pixels, left to right) from the candidates and readings. */
+/* The dice of result (full-size pixels, left to right) from the n_found candidates' readings,
+ * each die boxed where it was read. */
 void yz_vision_collect_dice(const yz_vision_photo *photo, const yz_vision_tuning *tuning,
-                            const yz_vision_candidate *found, int n_found,
-                            const yz_vision_reading *readings, yz_vision_result *result);
+                            int n_found, const yz_vision_reading *readings,
+                            yz_vision_result *result);
 
 /* ---- verdict.c ---- */
 

@@ -39,6 +39,10 @@ static const struct {
     /* A die left unsure read again at moved boxes (read.c's read_unsure_again): on dev sets
      * moves from half to 2.5 times as far read alike (READER_HISTORY.md, thirty-second try). */
     {"unsure_looks", offsetof(yz_vision_tuning, unsure_looks), 1, 0, 1},
+    /* A die left unsure read again at the box the box refiner gives (read.c's
+     * read_unsure_refined; 0: never). Measured on dev sets (READER_HISTORY.md, forty-fourth
+     * try). */
+    {"refine_looks", offsetof(yz_vision_tuning, refine_looks), 1, 0, 1},
     /* A look again, or the second detector's reading, that does not stand in for the reading
      * before it may still read together with it: their dice merged (pipeline.c's
      * take_both_if_they_read; 0: never). Measured on dev sets (READER_HISTORY.md, thirty-fifth
