@@ -110,13 +110,19 @@ def main():
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--init-from", type=pathlib.Path, default=pathlib.Path("models"),
                         help="the folder whose top_reader.onnx gives the starting features")
+    parser.add_argument("--width", type=float, default=None,
+                        help="the net's channels times this (train_reader.py's Reader) from "
+                             "random weights, instead of --init-from's reader")
     args = parser.parse_args()
     rng = tr.seeded(args.threads)
     started = time.time()
     train, val = tr.load_split(args.train)
-    start = args.init_from / "top_reader.onnx"
-    net = tr.Reader(tr.exported_reader_width(start))
-    tr.load_exported(net, start, (1, 3, tr.CROP, tr.CROP), softmax=True)
+    if args.width:
+        net = tr.Reader(args.width)
+    else:
+        start = args.init_from / "top_reader.onnx"
+        net = tr.Reader(tr.exported_reader_width(start))
+        tr.load_exported(net, start, (1, 3, tr.CROP, tr.CROP), softmax=True)
     net.classify = nn.Linear(net.classify.in_features, 4)
     vx, vt = samples(val, np.random.default_rng(7))
     vx, vt = tr.to_tensor(vx), torch.from_numpy(vt)

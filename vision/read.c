@@ -230,17 +230,21 @@ static int read_surely(const float *p, const yz_vision_tuning *tuning)
 static const double unsure_moves[][3] = {{-1, -1, 1}, {1, 1, 1}, {1, -1, -1}, {-1, 1, -1}};
 #define N_UNSURE_MOVES (int)(sizeof unsure_moves / sizeof unsure_moves[0])
 
-/* A die the readers leave unsure is read again at N_UNSURE_MOVES boxes moved a little, as the
- * detector's box may be off by that much, and each reader's probabilities are averaged over the
- * five looks before they are combined: a die half read at one box may read whole at the next,
- * and a value only one box supports stays unsure. Where its top face is stays the first look's.
- * first holds the n dice's first readings. */
+/* A die the readers leave unsure, or one read_refined moved (moved[d]), is read again at
+ * N_UNSURE_MOVES boxes moved a little, as the box may be off by that much, and each reader's
+ * probabilities are averaged over the five looks before they are combined: a die half read at
+ * one box may read whole at the next, and a value only one box supports stays unsure. Where its
+ * top face is stays the first look's. first holds the n dice's readings so far. */
 static yz_vision_status read_unsure_again(const yz_vision_nets *nets, const yz_vision_image *photo,
-                                          int n, dice_readings *first)
+                                          int n, dice_readings *first, const int *moved_box)
 {
     if (nets->tuning.unsure_looks == 0) return YZ_VISION_OK;
     int unsure[YZ_VISION_MAX_CANDIDATES], n_unsure = 0;
     for (int d = 0; d < n; d++) {
+        if (moved_box[d]) {
+            unsure[n_unsure++] = d;
+            continue;
+        }
         float p[YZ_VISION_N_CLASSES];
         yz_vision_combine_readers(first->whole_die + d * YZ_VISION_N_CLASSES,
                                   first->face + d * YZ_VISION_N_CLASSES, nets->tuning.face_alone,
@@ -277,14 +281,9 @@ static yz_vision_status read_unsure_again(const yz_vision_nets *nets, const yz_v
     return status;
 }
 
-/* How many times the box refiner moves a die's box, each step from where the last put
- * it: on the frozen-like world dev renders two steps read a few more dice surely than one
- * (READER_HISTORY.md, forty-fourth try). */
-#define REFINE_STEPS 2
-
-/* Where the box refiner puts each of n boxes: at each step a square of refine_scale times the
- * box's long side around its centre, and the net's (dx, dy, log w, log h) of the die nearest
- * that centre, in that long side. */
+/* Where the box refiner puts each of n boxes, one step: a square of refine_scale times the box's
+ * long side around its centre, and the net's (dx, dy, log w, log h) of the die nearest that
+ * centre, in that long side. */
 static yz_vision_status refine_boxes(const yz_vision_nets *nets, const yz_vision_image *photo,
                                      int n, yz_vision_candidate *boxes)
 {
@@ -295,29 +294,50 @@ static yz_vision_status refine_boxes(const yz_vision_nets *nets, const yz_vision
     float *out = yz_vision_alloc((size_t)n * 4 * sizeof *out);
     yz_vision_status status = pixels && crops && out ? YZ_VISION_OK : YZ_VISION_ERR_NOMEM;
     yz_cv_image source = {photo->w, photo->h, 3, photo->w * 3, photo->rgb};
-    for (int step = 0; step < REFINE_STEPS && !status; step++) {
-        for (int i = 0; i < n && !status; i++) {
-            crops[i] =
-                (yz_cv_image){g->crop, g->crop, 3, g->crop * 3, pixels + (size_t)i * crop_bytes};
-            if (cut_square(&source, boxes[i].cx, boxes[i].cy,
-                           g->refine_scale * fmax(boxes[i].w, boxes[i].h), &crops[i]))
-                status = YZ_VISION_ERR_INTERNAL;
-        }
-        int n_values = 0;
-        if (!status && (yz_cv_net_run(nets->box_refiner, crops, n, out, n * 4, &n_values) ||
-                        n_values != n * 4))
+    for (int i = 0; i < n && !status; i++) {
+        crops[i] = (yz_cv_image){g->crop, g->crop, 3, g->crop * 3, pixels + (size_t)i * crop_bytes};
+        if (cut_square(&source, boxes[i].cx, boxes[i].cy,
+                       g->refine_scale * fmax(boxes[i].w, boxes[i].h), &crops[i]))
             status = YZ_VISION_ERR_INTERNAL;
-        for (int i = 0; i < n && !status; i++) {
-            double side = fmax(boxes[i].w, boxes[i].h);
-            const float *o = out + 4 * i;
-            boxes[i].cx += o[0] * side, boxes[i].cy += o[1] * side;
-            boxes[i].w = side * exp(fmin(o[2], 1.0)), boxes[i].h = side * exp(fmin(o[3], 1.0));
-        }
+    }
+    int n_values = 0;
+    if (!status &&
+        (yz_cv_net_run(nets->box_refiner, crops, n, out, n * 4, &n_values) || n_values != n * 4))
+        status = YZ_VISION_ERR_INTERNAL;
+    for (int i = 0; i < n && !status; i++) {
+        double side = fmax(boxes[i].w, boxes[i].h);
+        const float *o = out + 4 * i;
+        boxes[i].cx += o[0] * side, boxes[i].cy += o[1] * side;
+        boxes[i].w = side * exp(fmin(o[2], 1.0)), boxes[i].h = side * exp(fmin(o[3], 1.0));
     }
     yz_vision_release(pixels);
     yz_vision_release(crops);
     yz_vision_release(out);
     return status;
+}
+
+/* How far off a box the readers learned to read (train_reader.py's detector_error: centres off
+ * by a normal spread of 0.06 sides, boxes 0.8 to 1.25 times): two spreads, and that scale. */
+#define READ_SHIFT 0.12
+#define READ_SCALE_LOW 0.8
+#define READ_SCALE_HIGH 1.25
+
+/* Whether the refiner's box b for a die boxed at a is worth reading: for a die read surely at
+ * a, b lies farther off than the readers learned to read across (they would read the same die
+ * there: news only where the refiner moved the box onto a die a does not hold whole); for an
+ * unsure one, farther than read_unsure_again's moved boxes reach (a look at b would be only one
+ * more draw of the same). On the world dev renders the unsure dice's boxes moved by less than
+ * the readers' reach read more dice right at the refined box; read there, the dice read surely
+ * cost as much again on a clean photo as the rest of the step (READER_HISTORY.md, forty-fourth
+ * try). */
+static int worth_reading(const yz_vision_candidate *a, const yz_vision_candidate *b, int sure)
+{
+    double side = fmax(a->w, a->h), scale = fmax(b->w, b->h) / side;
+    if (sure)
+        return hypot(b->cx - a->cx, b->cy - a->cy) > READ_SHIFT * side || scale < READ_SCALE_LOW ||
+               scale > READ_SCALE_HIGH;
+    return fabs(b->cx - a->cx) > UNSURE_SHIFT * side || fabs(b->cy - a->cy) > UNSURE_SHIFT * side ||
+           fabs(scale - 1) > UNSURE_SCALE;
 }
 
 static int centre_inside(const yz_vision_candidate *a, const yz_vision_candidate *box)
@@ -340,35 +360,55 @@ static int meets_another(const dice_readings *r, int n, int d, const yz_vision_c
  * off: on the world dev renders the dice left without a value had it a median 0.12 of a side
  * off, the dice read right 0.04). A die the first reading left unsure takes the second reading
  * and the new box where the readers read that surely, unless the new box is caught up with
- * another die (meets_another: that die is read already). A die read surely at both boxes as two
+ * another die (meets_another: that die is read already); moved_box[d] says it did, and
+ * read_unsure_again then reads it at boxes moved a little around the new one, so that a value
+ * one look alone supports stays unsure. A die read surely at both boxes as two
  * values is a piece of a die or one of its side faces boxed as a die (the refiner puts the box
  * on the whole die, whose top shows another value): its two readings are averaged, which leaves
- * it unsure. */
+ * it unsure. A box the refiner moves too little to tell anything new is not read again
+ * (worth_reading). */
 static yz_vision_status read_refined(const yz_vision_nets *nets, const yz_vision_image *photo,
-                                     int n, dice_readings *first)
+                                     int n, dice_readings *first, int *moved_box)
 {
+    memset(moved_box, 0, (size_t)n * sizeof *moved_box);
     if (nets->tuning.refine_looks == 0) return YZ_VISION_OK;
     dice_readings again;
     yz_vision_status status = alloc_readings(&again, n);
     if (status) return status;
+    /* Two steps, the second and the reading only for the boxes worth it after the first: the
+     * dice boxed well (most of them) cost one refiner look. */
     memcpy(again.dice, first->dice, (size_t)n * sizeof *again.dice);
     status = refine_boxes(nets, photo, n, again.dice);
-    if (!status) status = read_dice(nets, photo, n, &again);
+    int of[YZ_VISION_MAX_CANDIDATES], m = 0; /* again.dice[j] is die of[j]'s new box */
     for (int d = 0; d < n && !status; d++) {
+        float p[YZ_VISION_N_CLASSES];
+        yz_vision_combine_readers(first->whole_die + d * YZ_VISION_N_CLASSES,
+                                  first->face + d * YZ_VISION_N_CLASSES, nets->tuning.face_alone,
+                                  p);
+        if (worth_reading(&first->dice[d], &again.dice[d], read_surely(p, &nets->tuning))) {
+            again.dice[m] = again.dice[d];
+            of[m++] = d;
+        }
+    }
+    if (!status && m > 0) status = refine_boxes(nets, photo, m, again.dice);
+    if (!status && m > 0) status = read_dice(nets, photo, m, &again);
+    for (int j = 0; j < m && !status; j++) {
+        int d = of[j];
         float p1[YZ_VISION_N_CLASSES], p2[YZ_VISION_N_CLASSES];
         float *w1 = first->whole_die + d * YZ_VISION_N_CLASSES,
               *f1 = first->face + d * YZ_VISION_N_CLASSES;
-        const float *w2 = again.whole_die + d * YZ_VISION_N_CLASSES,
-                    *f2 = again.face + d * YZ_VISION_N_CLASSES;
+        const float *w2 = again.whole_die + j * YZ_VISION_N_CLASSES,
+                    *f2 = again.face + j * YZ_VISION_N_CLASSES;
         yz_vision_combine_readers(w1, f1, nets->tuning.face_alone, p1);
         yz_vision_combine_readers(w2, f2, nets->tuning.face_alone, p2);
         int sure1 = read_surely(p1, &nets->tuning), sure2 = read_surely(p2, &nets->tuning);
-        if (!sure1 && sure2 && !meets_another(first, n, d, &again.dice[d])) {
-            first->dice[d] = again.dice[d];
+        if (!sure1 && sure2 && !meets_another(first, n, d, &again.dice[j])) {
+            first->dice[d] = again.dice[j];
             memcpy(w1, w2, YZ_VISION_N_CLASSES * sizeof *w1);
             memcpy(f1, f2, YZ_VISION_N_CLASSES * sizeof *f1);
-            memcpy(first->corners + d * 8, again.corners + d * 8, 8 * sizeof *first->corners);
-            first->completed[d] = again.completed[d];
+            memcpy(first->corners + d * 8, again.corners + j * 8, 8 * sizeof *first->corners);
+            first->completed[d] = again.completed[j];
+            moved_box[d] = 1;
         } else if (sure1 && sure2 && most_likely(p1) != most_likely(p2)) {
             for (int k = 0; k < YZ_VISION_N_CLASSES; k++)
                 w1[k] = 0.5f * (w1[k] + w2[k]), f1[k] = 0.5f * (f1[k] + f2[k]);
@@ -413,8 +453,9 @@ yz_vision_status yz_vision_read_tops(const yz_vision_nets *nets, const yz_vision
         die_of[n_dice++] = i;
     }
     if (!status && n_dice > 0) status = read_dice(nets, photo, n_dice, &r);
-    if (!status && n_dice > 0) status = read_refined(nets, photo, n_dice, &r);
-    if (!status && n_dice > 0) status = read_unsure_again(nets, photo, n_dice, &r);
+    int moved_box[YZ_VISION_MAX_CANDIDATES];
+    if (!status && n_dice > 0) status = read_refined(nets, photo, n_dice, &r, moved_box);
+    if (!status && n_dice > 0) status = read_unsure_again(nets, photo, n_dice, &r, moved_box);
     for (int d = 0; d < n_dice && !status; d++) {
         yz_vision_reading *reading = &readings[die_of[d]];
         yz_vision_combine_readers(r.whole_die + d * YZ_VISION_N_CLASSES,
