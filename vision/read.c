@@ -366,12 +366,23 @@ static int meets_another(const dice_readings *r, int n, int d, const yz_vision_c
  * values is a piece of a die or one of its side faces boxed as a die (the refiner puts the box
  * on the whole die, whose top shows another value): its two readings are averaged, which leaves
  * it unsure. A box the refiner moves too little to tell anything new is not read again
- * (worth_reading). */
+ * (worth_reading). Where every die reads surely at first, nothing is: the refiner would change
+ * nothing then but a side face it catches, and a 12 MP photo read right costs no more (the
+ * step took 2-3 ms of a 60 ms read; READER_HISTORY.md, forty-fourth try). */
 static yz_vision_status read_refined(const yz_vision_nets *nets, const yz_vision_image *photo,
                                      int n, dice_readings *first, int *moved_box)
 {
     memset(moved_box, 0, (size_t)n * sizeof *moved_box);
     if (nets->tuning.refine_looks == 0) return YZ_VISION_OK;
+    int any_unsure = 0;
+    for (int d = 0; d < n && !any_unsure; d++) {
+        float p[YZ_VISION_N_CLASSES];
+        yz_vision_combine_readers(first->whole_die + d * YZ_VISION_N_CLASSES,
+                                  first->face + d * YZ_VISION_N_CLASSES, nets->tuning.face_alone,
+                                  p);
+        any_unsure = !read_surely(p, &nets->tuning);
+    }
+    if (!any_unsure) return YZ_VISION_OK; /* the refiner could change nothing the photo reads */
     dice_readings again;
     yz_vision_status status = alloc_readings(&again, n);
     if (status) return status;
