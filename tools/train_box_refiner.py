@@ -32,8 +32,6 @@ smaller --count), and epanemu-dice's training part unstretched by tools/unstretc
 
 Needs python3-torch, python3-opencv, python3-numpy, python3-onnx (tools/setup.sh --train).
 """
-import argparse
-import pathlib
 import time
 
 import cv2
@@ -100,16 +98,8 @@ def centre_error(pred, target):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("train", type=pathlib.Path, nargs="+",
-                        help="render folders (truth.csv) and shared photo sets (labels.csv)")
-    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path("models"))
-    parser.add_argument("--epochs", type=int, default=10)
-    parser.add_argument("--max-lr", type=float, default=2e-3)
-    parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--init-from", type=pathlib.Path, default=pathlib.Path("models"),
-                        help="the folder whose top_reader.onnx gives the starting features")
+    parser = tr.crop_net_arguments(
+        __doc__, "render folders (truth.csv) and shared photo sets (labels.csv)", 10, 2e-3)
     parser.add_argument("--width", type=float, default=None,
                         help="the net's channels times this (train_reader.py's Reader) from "
                              "random weights, instead of --init-from's reader")

@@ -45,8 +45,6 @@ pointed to a new folder):
 
 Needs python3-torch, python3-opencv, python3-numpy, python3-onnx (tools/setup.sh --train).
 """
-import argparse
-import pathlib
 import time
 
 import numpy as np
@@ -77,16 +75,8 @@ def samples(scenes, rng, augment):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("train", type=pathlib.Path, nargs="+",
-                        help="render folders (truth.csv, negatives.csv) and shared photo sets")
-    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path("models"))
-    parser.add_argument("--epochs", type=int, default=8)
-    parser.add_argument("--max-lr", type=float, default=1e-3)
-    parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--init-from", type=pathlib.Path, default=pathlib.Path("models"),
-                        help="the folder whose top_reader.onnx gives the starting features")
+    parser = tr.crop_net_arguments(
+        __doc__, "render folders (truth.csv, negatives.csv) and shared photo sets", 8, 1e-3)
     parser.add_argument("--fine-tune", action="store_true",
                         help="start from --init-from's die_or_not.onnx, head and all (lower "
                              "--max-lr and --epochs to keep what it learned)")

@@ -204,6 +204,22 @@ def load_set(root):
     return scenes
 
 
+def crop_net_arguments(doc, train_help, epochs, max_lr):
+    """The command line the nets that start from the whole-die reader's layers share
+    (train_die_or_not.py, train_box_refiner.py): the folders, --out, --epochs, --max-lr,
+    --threads and --init-from."""
+    parser = argparse.ArgumentParser(description=doc,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("train", type=pathlib.Path, nargs="+", help=train_help)
+    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path("models"))
+    parser.add_argument("--epochs", type=int, default=epochs)
+    parser.add_argument("--max-lr", type=float, default=max_lr)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--init-from", type=pathlib.Path, default=pathlib.Path("models"),
+                        help="the folder whose top_reader.onnx gives the starting features")
+    return parser
+
+
 def seeded(threads, seed=1):
     """Seeds torch and numpy as every training script does, so that a run repeats with the same
     torch build, and sets torch's threads; numpy's generator."""
