@@ -221,6 +221,15 @@ static int read_surely(const float *p, const yz_vision_tuning *tuning)
     return best && p[best] >= tuning->min_confidence;
 }
 
+/* Whether die d of r reads surely as its two readers stand. */
+static int die_reads_surely(const yz_vision_nets *nets, const dice_readings *r, int d)
+{
+    float p[YZ_VISION_N_CLASSES];
+    yz_vision_combine_readers(r->whole_die + d * YZ_VISION_N_CLASSES,
+                              r->face + d * YZ_VISION_N_CLASSES, nets->tuning.face_alone, p);
+    return read_surely(p, &nets->tuning);
+}
+
 /* The moved boxes a die left unsure is read at again: centres moved UNSURE_SHIFT of its side
  * along each diagonal, the box UNSURE_SCALE larger or smaller, within the boxes the readers
  * learned on (train_reader.py's detector_error: 0.8 to 1.25 times, centres off by a normal
@@ -230,7 +239,7 @@ static int read_surely(const float *p, const yz_vision_tuning *tuning)
 static const double unsure_moves[][3] = {{-1, -1, 1}, {1, 1, 1}, {1, -1, -1}, {-1, 1, -1}};
 #define N_UNSURE_MOVES (int)(sizeof unsure_moves / sizeof unsure_moves[0])
 
-/* A die the readers leave unsure, or one read_refined moved (moved[d]), is read again at
+/* A die the readers leave unsure, or one read_refined moved (moved_box[d]), is read again at
  * N_UNSURE_MOVES boxes moved a little, as the box may be off by that much, and each reader's
  * probabilities are averaged over the five looks before they are combined: a die half read at
  * one box may read whole at the next, and a value only one box supports stays unsure. Where its
@@ -240,17 +249,8 @@ static yz_vision_status read_unsure_again(const yz_vision_nets *nets, const yz_v
 {
     if (nets->tuning.unsure_looks == 0) return YZ_VISION_OK;
     int unsure[YZ_VISION_MAX_CANDIDATES], n_unsure = 0;
-    for (int d = 0; d < n; d++) {
-        if (moved_box[d]) {
-            unsure[n_unsure++] = d;
-            continue;
-        }
-        float p[YZ_VISION_N_CLASSES];
-        yz_vision_combine_readers(first->whole_die + d * YZ_VISION_N_CLASSES,
-                                  first->face + d * YZ_VISION_N_CLASSES, nets->tuning.face_alone,
-                                  p);
-        if (!read_surely(p, &nets->tuning)) unsure[n_unsure++] = d;
-    }
+    for (int d = 0; d < n; d++)
+        if (moved_box[d] || !die_reads_surely(nets, first, d)) unsure[n_unsure++] = d;
     if (n_unsure == 0) return YZ_VISION_OK;
     int n_moved = n_unsure * N_UNSURE_MOVES;
     dice_readings moved;
@@ -356,33 +356,27 @@ static int meets_another(const dice_readings *r, int n, int d, const yz_vision_c
     return 0;
 }
 
-/* Every die is read again at the box the box refiner puts on it (the detector's box may be
- * off: on the world dev renders the dice left without a value had it a median 0.12 of a side
- * off, the dice read right 0.04). A die the first reading left unsure takes the second reading
- * and the new box where the readers read that surely, unless the new box is caught up with
- * another die (meets_another: that die is read already); moved_box[d] says it did, and
- * read_unsure_again then reads it at boxes moved a little around the new one, so that a value
- * one look alone supports stays unsure. A die read surely at both boxes as two
- * values is a piece of a die or one of its side faces boxed as a die (the refiner puts the box
- * on the whole die, whose top shows another value): its two readings are averaged, which leaves
- * it unsure. A box the refiner moves too little to tell anything new is not read again
- * (worth_reading). Where every die reads surely at first, nothing is: the refiner would change
- * nothing then but a side face it catches, and a 12 MP photo read right costs no more (the
- * step took 2-3 ms of a 60 ms read; READER_HISTORY.md, forty-fourth try). */
+/* In a photo with a die the first reading left unsure, each die's box is refined (the
+ * detector's box may be off: on the world dev renders the dice left without a value had it a
+ * median 0.12 of a side off, the dice read right 0.04) and, where it moved enough to tell
+ * something new (worth_reading), the die is read again there. An unsure die takes the new
+ * reading and box where that reads surely, unless the new box is caught up with another die
+ * (meets_another: that die is read already); moved_box[d] says so, and read_unsure_again then
+ * reads it at boxes moved a little around the new one, so that a value one look alone supports
+ * stays unsure. A die read surely at both boxes as two values is a piece of a die or a side
+ * face boxed as a die (the refiner puts the box on the whole die, whose top shows another
+ * value): its two readings are averaged, which leaves it unsure. Where every die reads surely
+ * at first the refiner could only catch such a side face, and a photo read right costs no more
+ * (the step took 2-3 ms of a 60 ms 12 MP read; READER_HISTORY.md, forty-fourth try). */
 static yz_vision_status read_refined(const yz_vision_nets *nets, const yz_vision_image *photo,
                                      int n, dice_readings *first, int *moved_box)
 {
     memset(moved_box, 0, (size_t)n * sizeof *moved_box);
     if (nets->tuning.refine_looks == 0) return YZ_VISION_OK;
     int any_unsure = 0;
-    for (int d = 0; d < n && !any_unsure; d++) {
-        float p[YZ_VISION_N_CLASSES];
-        yz_vision_combine_readers(first->whole_die + d * YZ_VISION_N_CLASSES,
-                                  first->face + d * YZ_VISION_N_CLASSES, nets->tuning.face_alone,
-                                  p);
-        any_unsure = !read_surely(p, &nets->tuning);
-    }
-    if (!any_unsure) return YZ_VISION_OK; /* the refiner could change nothing the photo reads */
+    for (int d = 0; d < n && !any_unsure; d++)
+        any_unsure = !die_reads_surely(nets, first, d);
+    if (!any_unsure) return YZ_VISION_OK;
     dice_readings again;
     yz_vision_status status = alloc_readings(&again, n);
     if (status) return status;
@@ -391,16 +385,11 @@ static yz_vision_status read_refined(const yz_vision_nets *nets, const yz_vision
     memcpy(again.dice, first->dice, (size_t)n * sizeof *again.dice);
     status = refine_boxes(nets, photo, n, again.dice);
     int of[YZ_VISION_MAX_CANDIDATES], m = 0; /* again.dice[j] is die of[j]'s new box */
-    for (int d = 0; d < n && !status; d++) {
-        float p[YZ_VISION_N_CLASSES];
-        yz_vision_combine_readers(first->whole_die + d * YZ_VISION_N_CLASSES,
-                                  first->face + d * YZ_VISION_N_CLASSES, nets->tuning.face_alone,
-                                  p);
-        if (worth_reading(&first->dice[d], &again.dice[d], read_surely(p, &nets->tuning))) {
+    for (int d = 0; d < n && !status; d++)
+        if (worth_reading(&first->dice[d], &again.dice[d], die_reads_surely(nets, first, d))) {
             again.dice[m] = again.dice[d];
             of[m++] = d;
         }
-    }
     if (!status && m > 0) status = refine_boxes(nets, photo, m, again.dice);
     if (!status && m > 0) status = read_dice(nets, photo, m, &again);
     for (int j = 0; j < m && !status; j++) {
