@@ -71,6 +71,32 @@ static int cut_square(const yz_cv_image *source, double cx, double cy, double si
     return yz_cv_warp_quad(source, square, crop) != YZ_CV_OK;
 }
 
+/* net run on n squares cut from photo, square i of side[i] photo pixels centred on
+ * centres[i] and resampled to the readers' crop: per_square outputs a square into out. */
+static yz_vision_status run_on_squares(yz_cv_net *net, const yz_vision_geometry *g,
+                                       const yz_vision_image *photo, int n,
+                                       const yz_vision_candidate *centres, const double *side,
+                                       int per_square, float *out)
+{
+    size_t crop_bytes = (size_t)g->crop * g->crop * 3;
+    uint8_t *pixels = yz_vision_alloc((size_t)n * crop_bytes);
+    yz_cv_image *looks = yz_vision_alloc((size_t)n * sizeof *looks);
+    yz_vision_status status = pixels && looks ? YZ_VISION_OK : YZ_VISION_ERR_NOMEM;
+    yz_cv_image source = {photo->w, photo->h, 3, photo->w * 3, photo->rgb};
+    for (int i = 0; i < n && !status; i++) {
+        looks[i] = (yz_cv_image){g->crop, g->crop, 3, g->crop * 3, pixels + (size_t)i * crop_bytes};
+        if (cut_square(&source, centres[i].cx, centres[i].cy, side[i], &looks[i]))
+            status = YZ_VISION_ERR_INTERNAL;
+    }
+    int n_values = 0;
+    if (!status && (yz_cv_net_run(net, looks, n, out, n * per_square, &n_values) ||
+                    n_values != n * per_square))
+        status = YZ_VISION_ERR_INTERNAL;
+    yz_vision_release(pixels);
+    yz_vision_release(looks);
+    return status;
+}
+
 /* Whether each candidate is a die: the die-or-not net's probability, p_die[i] for found[i]. Each
  * is shown as the whole-die reader would see it, a square of crop_scale times its box, except
  * that dice of one game are one size: a candidate boxed under a piece of the sure dice's side is
@@ -81,34 +107,19 @@ yz_vision_status yz_vision_die_or_not(const yz_vision_nets *nets, const yz_visio
 {
     if (n_found == 0) return YZ_VISION_OK;
     const yz_vision_geometry *g = &nets->geometry;
-    size_t crop_bytes = (size_t)g->crop * g->crop * 3;
-    uint8_t *pixels = yz_vision_alloc((size_t)n_found * crop_bytes);
-    yz_cv_image *looks = yz_vision_alloc((size_t)n_found * sizeof *looks);
+    double *side = yz_vision_alloc((size_t)n_found * sizeof *side);
     float *out = yz_vision_alloc((size_t)n_found * 2 * sizeof *out);
-    yz_vision_status status = YZ_VISION_OK;
-    if (!pixels || !looks || !out) {
-        status = YZ_VISION_ERR_NOMEM;
-        goto done;
-    }
-    yz_cv_image source = {photo->w, photo->h, 3, photo->w * 3, photo->rgb};
+    yz_vision_status status = side && out ? YZ_VISION_OK : YZ_VISION_ERR_NOMEM;
     double least_side =
         YZ_VISION_PIECE_OF_DIE * yz_vision_median_sure_side(&nets->tuning, found, n_found);
     for (int i = 0; i < n_found && !status; i++) {
-        looks[i] = (yz_cv_image){g->crop, g->crop, 3, g->crop * 3, pixels + (size_t)i * crop_bytes};
-        double side = crop_side(g, &found[i]);
-        if (fmax(found[i].w, found[i].h) < least_side) side = g->crop_scale * least_side;
-        if (cut_square(&source, found[i].cx, found[i].cy, side, &looks[i]))
-            status = YZ_VISION_ERR_INTERNAL;
+        side[i] = crop_side(g, &found[i]);
+        if (fmax(found[i].w, found[i].h) < least_side) side[i] = g->crop_scale * least_side;
     }
-    int n_values = 0;
-    if (!status && (yz_cv_net_run(nets->die_or_not, looks, n_found, out, n_found * 2, &n_values) ||
-                    n_values != n_found * 2))
-        status = YZ_VISION_ERR_INTERNAL;
+    if (!status) status = run_on_squares(nets->die_or_not, g, photo, n_found, found, side, 2, out);
     for (int i = 0; i < n_found && !status; i++)
         p_die[i] = out[2 * i + 1];
-done:
-    yz_vision_release(pixels);
-    yz_vision_release(looks);
+    yz_vision_release(side);
     yz_vision_release(out);
     return status;
 }
@@ -287,31 +298,21 @@ static yz_vision_status read_unsure_again(const yz_vision_nets *nets, const yz_v
 static yz_vision_status refine_boxes(const yz_vision_nets *nets, const yz_vision_image *photo,
                                      int n, yz_vision_candidate *boxes)
 {
-    const yz_vision_geometry *g = &nets->geometry;
-    size_t crop_bytes = (size_t)g->crop * g->crop * 3;
-    uint8_t *pixels = yz_vision_alloc((size_t)n * crop_bytes);
-    yz_cv_image *crops = yz_vision_alloc((size_t)n * sizeof *crops);
+    double *side = yz_vision_alloc((size_t)n * sizeof *side);
     float *out = yz_vision_alloc((size_t)n * 4 * sizeof *out);
-    yz_vision_status status = pixels && crops && out ? YZ_VISION_OK : YZ_VISION_ERR_NOMEM;
-    yz_cv_image source = {photo->w, photo->h, 3, photo->w * 3, photo->rgb};
+    yz_vision_status status = side && out ? YZ_VISION_OK : YZ_VISION_ERR_NOMEM;
+    for (int i = 0; i < n && !status; i++)
+        side[i] = nets->geometry.refine_scale * fmax(boxes[i].w, boxes[i].h);
+    if (!status)
+        status = run_on_squares(nets->box_refiner, &nets->geometry, photo, n, boxes, side, 4, out);
     for (int i = 0; i < n && !status; i++) {
-        crops[i] = (yz_cv_image){g->crop, g->crop, 3, g->crop * 3, pixels + (size_t)i * crop_bytes};
-        if (cut_square(&source, boxes[i].cx, boxes[i].cy,
-                       g->refine_scale * fmax(boxes[i].w, boxes[i].h), &crops[i]))
-            status = YZ_VISION_ERR_INTERNAL;
-    }
-    int n_values = 0;
-    if (!status &&
-        (yz_cv_net_run(nets->box_refiner, crops, n, out, n * 4, &n_values) || n_values != n * 4))
-        status = YZ_VISION_ERR_INTERNAL;
-    for (int i = 0; i < n && !status; i++) {
-        double side = fmax(boxes[i].w, boxes[i].h);
+        double long_side = fmax(boxes[i].w, boxes[i].h);
         const float *o = out + 4 * i;
-        boxes[i].cx += o[0] * side, boxes[i].cy += o[1] * side;
-        boxes[i].w = side * exp(fmin(o[2], 1.0)), boxes[i].h = side * exp(fmin(o[3], 1.0));
+        boxes[i].cx += o[0] * long_side, boxes[i].cy += o[1] * long_side;
+        boxes[i].w = long_side * exp(fmin(o[2], 1.0)),
+        boxes[i].h = long_side * exp(fmin(o[3], 1.0));
     }
-    yz_vision_release(pixels);
-    yz_vision_release(crops);
+    yz_vision_release(side);
     yz_vision_release(out);
     return status;
 }
