@@ -208,6 +208,44 @@ static void a_second_reading_keeps_what_the_first_saw(void **state)
     assert_false(yz_vision_second_reading_stands(&refused, &first));
 }
 
+/* A look again at a photo refused for more dice than expected stands only where, besides
+ * reading and finding every die the first found, it boxes each die the first read surely
+ * alike: the surplus it drops must be a die found twice, not a die behind one it holds. */
+static void fewer_dice_stand_only_boxed_alike(void **state)
+{
+    (void)state;
+    yz_vision_tuning tuning;
+    assert_int_equal(yz_vision_tuning_parse(NULL, "test", &tuning, NULL), YZ_VISION_OK);
+    yz_vision_result first;
+    /* Die 2 (250-300 px across, 300-350 down) and an unsure box over its top, 40x44 px from
+     * (255, 282): 0.59 of it inside die 2's box, a die of its own to the verdict, but its centre
+     * within half a side of die 2's (one_die). */
+    assert_int_equal(verdict_with_piece(255, 282, 40, 44, 0, 0, &first), YZ_VISION_READ_REFUSED);
+    assert_int_equal(first.n_dice, 6);
+    verdict_case five = {5, -1, -1, -1, 0, 5, 0, 1, NULL, 0, 0};
+    yz_vision_result again = hand_made(&five);
+    yz_vision_give_verdict(&again, 5, &tuning);
+    assert_true(yz_vision_fewer_dice_stand(&again, &first));
+    /* Die 2's box grown by 10 px on every side, 50x50 to 70x70: 2500 of 4900 px in common,
+     * 0.51, still boxed alike; by 11, 2500 of 5184, 0.48: boxed otherwise, while the rule for a
+     * count not exceeded still finds it again. */
+    yz_vision_result grown = again;
+    grown.dice[1].box[0] -= 10, grown.dice[1].box[1] -= 10;
+    grown.dice[1].box[2] += 20, grown.dice[1].box[3] += 20;
+    assert_true(yz_vision_fewer_dice_stand(&grown, &first));
+    grown.dice[1].box[0] -= 1, grown.dice[1].box[1] -= 1;
+    grown.dice[1].box[2] += 2, grown.dice[1].box[3] += 2;
+    assert_false(yz_vision_fewer_dice_stand(&grown, &first));
+    assert_true(yz_vision_second_reading_stands(&grown, &first));
+    /* A die read surely read otherwise, or a look refused itself: never. */
+    yz_vision_result changed = again;
+    changed.dice[3].value = 6;
+    assert_false(yz_vision_fewer_dice_stand(&changed, &first));
+    changed = again;
+    changed.status = YZ_VISION_READ_REFUSED;
+    assert_false(yz_vision_fewer_dice_stand(&changed, &first));
+}
+
 /* Two readings of one photo (pipeline.c's looks again, the second detector), each short of a
  * die the other found: together (yz_vision_merge_readings) they read, a die both found counted
  * once with its surer reading; two sure readings of it that differ leave it unsure. */
@@ -346,6 +384,7 @@ int main(void)
         cmocka_unit_test(the_verdict_reads_only_what_it_can_vouch_for),
         cmocka_unit_test(a_piece_of_a_sure_die_is_not_a_die),
         cmocka_unit_test(a_second_reading_keeps_what_the_first_saw),
+        cmocka_unit_test(fewer_dice_stand_only_boxed_alike),
         cmocka_unit_test(two_readings_together_read_what_neither_reads),
         cmocka_unit_test(thresholds_are_set_by_name_or_refused),
     };

@@ -18,7 +18,8 @@
  * (look_again_while_refused); one still refused, with the second detector
  * (ask_second_detector). Where such a reading does not stand in for the one before, the dice of
  * both together may read (take_both_if_they_read). With no count given, a refused photo with a
- * die found takes the same looks, each standing only where it reads and finds every die again.
+ * die found takes the same looks, and with more dice found than expected the looks on other
+ * canvases, each standing only where it reads and finds every die again.
  * The only sizes are fractions of each die's measured box, and the nets' input sizes, which
  * models/pipeline.json gives.
  */
@@ -162,18 +163,25 @@ static yz_vision_status take_both_if_they_read(const yz_vision_nets *nets, int e
 }
 
 /* Whether a refused photo is worth another look: with no more dice found than expected; with
- * no count given (`--expect any`), with any_looks and a die found at least. A look again, or the
- * second detector, then stands only where it reads and finds again every die the first found
- * (yz_vision_second_reading_stands). Where the first look found no die at all, the dice are
- * mostly too small for the detector, and what another look finds is then often part of them: on
- * epanemu-dice's training part 4 such photos more read right and 10 more read surely with a die
- * missing; from a die found on, 18 more right and 7 more with a die missing
- * (tools/READER_HISTORY.md, forty-second try). */
+ * no count given (`--expect any`), with any_looks and a die found at least. With more dice found
+ * than expected, with many_looks, the looks again on other canvases but not the second detector
+ * (by_second_detector): most often one die was boxed twice, once on its top and once around it
+ * or over its side face, and another canvas boxes it once; asked too, the second detector passed
+ * one more photo of six close dice as five on the dev renders (tools/READER_HISTORY.md,
+ * forty-fifth try). A look again, or the second detector, then stands only where it reads and
+ * finds again every die the first found (yz_vision_second_reading_stands; with too many, each
+ * sure one boxed alike too, yz_vision_fewer_dice_stand). Where the first look
+ * found no die at all, the dice are mostly too small for the detector, and what another look
+ * finds is then often part of them: on epanemu-dice's training part 4 such photos more read
+ * right and 10 more read surely with a die missing; from a die found on, 18 more right and 7
+ * more with a die missing (forty-second try). */
 static int worth_another_look(const yz_vision_nets *nets, const yz_vision_result *result,
-                              int expect)
+                              int expect, int by_second_detector)
 {
     if (result->status == YZ_VISION_READ_OK) return 0;
-    if (expect > 0) return result->n_dice <= expect;
+    if (expect > 0 && result->n_dice > expect)
+        return nets->tuning.many_looks && !by_second_detector;
+    if (expect > 0) return 1;
     return nets->tuning.any_looks && result->n_dice > 0;
 }
 
@@ -189,12 +197,14 @@ static int worth_another_look(const yz_vision_nets *nets, const yz_vision_result
  * together read, take_both_if_they_read). With five expected, a photo of six dice with one or two
  * lost can pass as five this way: one more of the 120 world dev renders of six close dice
  * (tools/READER_HISTORY.md, thirtieth try), and 1.7 more once a photo refused for an unsure die
- * is looked at again too (thirty-fifth try). */
+ * is looked at again too (thirty-fifth try). A photo refused with more dice found than expected
+ * is looked at again so too (worth_another_look), the look standing only where it reads, finds
+ * every die the first found and boxes each sure one alike (yz_vision_fewer_dice_stand). */
 static yz_vision_status look_again_if_refused(const yz_vision_nets *nets,
                                               const yz_vision_photo *photo, int expect, double side,
                                               yz_vision_result *result)
 {
-    if (side <= 0 || !worth_another_look(nets, result, expect)) return YZ_VISION_OK;
+    if (side <= 0 || !worth_another_look(nets, result, expect, 0)) return YZ_VISION_OK;
     /* Without the merge, a look again can only help by finding more dice. */
     if (!nets->tuning.merge_looks && result->n_dice == expect) return YZ_VISION_OK;
     yz_vision_nets other = *nets; /* the same loaded nets, looking otherwise */
@@ -210,7 +220,9 @@ static yz_vision_status look_again_if_refused(const yz_vision_nets *nets,
     yz_vision_status status = find_read_judge(&other, photo, expect, 0, again);
     result->ms_detect = again->ms_detect; /* the time every look so far took */
     result->ms_read = again->ms_read;
-    if (expect <= 0) { /* no count to hold it to: it must find again what the first found */
+    if (expect > 0 && result->n_dice > expect) { /* the surplus must be dice found twice */
+        if (status == YZ_VISION_OK && yz_vision_fewer_dice_stand(again, result)) *result = *again;
+    } else if (expect <= 0) { /* no count to hold it to: it must find again what the first found */
         if (status == YZ_VISION_OK && yz_vision_second_reading_stands(again, result))
             *result = *again;
     } else {
@@ -248,7 +260,7 @@ static yz_vision_status ask_second_detector(const yz_vision_nets *nets,
                                             const yz_vision_photo *photo, int expect,
                                             yz_vision_result *result)
 {
-    if (!worth_another_look(nets, result, expect)) return YZ_VISION_OK;
+    if (!worth_another_look(nets, result, expect, 1)) return YZ_VISION_OK;
     yz_vision_nets second = *nets; /* the same loaded nets, the other detector */
     second.detector = nets->second_detector;
     yz_vision_result *again = yz_vision_alloc(sizeof *again);

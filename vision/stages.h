@@ -60,6 +60,8 @@ typedef struct {
                                together where together they read; 0: not */
     double any_looks;       /* 1: with no count given, a photo refused with a die found is looked
                                at again as with one (pipeline.c); 0: not */
+    double many_looks;      /* 1: with a count given, a photo refused with more dice found than
+                               expected is looked at again on other canvases; 0: not */
     double face_alone;      /* the face reader seeing no face, the whole-die reader's value
                                stands alone from this probability (0: never) */
 } yz_vision_tuning;
@@ -157,6 +159,15 @@ void yz_vision_give_verdict(yz_vision_result *result, int expect, const yz_visio
  * stands in for the first: the photo reads there, and every die the first found is found
  * again, each value the first read surely the same. */
 int yz_vision_second_reading_stands(const yz_vision_result *second, const yz_vision_result *first);
+
+/* Whether a look again at a photo the first reading refused for more dice than expected stands
+ * in for it: as yz_vision_second_reading_stands, each die the first read surely boxed alike
+ * besides (their boxes' common area half of the two together or more). The surplus is then
+ * dice the first left unsure over another: most often one die boxed twice, which the look boxes
+ * once; but a box that swallows a die behind the one it holds is boxed otherwise than the die
+ * it holds was (a photo of six close dice passed as five on the dev renders so,
+ * tools/READER_HISTORY.md's forty-fifth try). */
+int yz_vision_fewer_dice_stand(const yz_vision_result *again, const yz_vision_result *first);
 
 /* *merged: first's dice with every die of other's that first did not find (one die where the two
  * boxes share a centre, each of first's dice one of other's at most, the surer reading kept),

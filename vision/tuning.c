@@ -57,6 +57,11 @@ static const struct {
      * 0: never). Measured on the real sets' training parts and dev renders (READER_HISTORY.md,
      * forty-second try). */
     {"any_looks", offsetof(yz_vision_tuning, any_looks), 1, 0, 1},
+    /* With a count given, a photo refused with more dice found than expected is looked at again
+     * on the other canvases too, a look standing only where it reads and finds every die the
+     * first found again (pipeline.c's worth_another_look; 0: never). Measured on dev renders
+     * and epanemu-dice's training part (READER_HISTORY.md, forty-fifth try). */
+    {"many_looks", offsetof(yz_vision_tuning, many_looks), 1, 0, 1},
 };
 #define N_THRESHOLDS (sizeof thresholds / sizeof thresholds[0])
 

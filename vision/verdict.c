@@ -37,6 +37,10 @@
     0.25 /* a die with this share of its box inside the box of a die above it                      \
             may be that die found again; of the dev photos refused for too many                    \
             dice, those it explains had a die found twice 58 times in 62 */
+#define SAME_BOX                                                                                   \
+    0.5 /* two boxes of one die share this much of their union or more (the                        \
+           usual test in detection); a die a look again boxed together with a                      \
+           die behind it shares less with its first box */
 #define SIZE_LINE_SPAN                                                                             \
     0.15 /* other dice spread over this share of the photo's height to fit                         \
             their sizes against their heights */
@@ -209,13 +213,24 @@ static int distrust_one_face_twice(yz_vision_result *result, int *other)
     return first;
 }
 
-/* The share of a's box that lies inside b's. */
-static double box_inside_share(const yz_vision_die *a, const yz_vision_die *b)
+static double box_area(const yz_vision_die *die)
+{
+    return (double)die->box[2] * die->box[3];
+}
+
+/* The area a's box and b's share. */
+static double common_area(const yz_vision_die *a, const yz_vision_die *b)
 {
     double w = fmin(a->box[0] + a->box[2], b->box[0] + b->box[2]) - fmax(a->box[0], b->box[0]);
     double h = fmin(a->box[1] + a->box[3], b->box[1] + b->box[3]) - fmax(a->box[1], b->box[1]);
-    double area = (double)a->box[2] * a->box[3];
-    return w > 0 && h > 0 && area > 0 ? w * h / area : 0;
+    return w > 0 && h > 0 ? w * h : 0;
+}
+
+/* The share of a's box that lies inside b's. */
+static double box_inside_share(const yz_vision_die *a, const yz_vision_die *b)
+{
+    double area = box_area(a);
+    return area > 0 ? common_area(a, b) / area : 0;
 }
 
 /* A die the readers could not read whose box lies PIECE_INSIDE or more inside the box of a die
@@ -356,15 +371,21 @@ static int one_die(const yz_vision_die *a, const yz_vision_die *b)
 }
 
 /* Whether every die `first` found is found again in `second` (one_die), with the same value
- * where first read it surely. */
-static int finds_again(const yz_vision_result *second, const yz_vision_result *first)
+ * where first read it surely, and there, with boxed_alike, its boxes' common area at least
+ * SAME_BOX of the two together. */
+static int finds_again(const yz_vision_result *second, const yz_vision_result *first,
+                       int boxed_alike)
 {
     for (int i = 0; i < first->n_dice; i++) {
         const yz_vision_die *a = &first->dice[i];
         int found = 0;
         for (int k = 0; k < second->n_dice && !found; k++) {
             const yz_vision_die *b = &second->dice[k];
-            found = one_die(a, b) && (!a->certain || b->value == a->value);
+            double common = common_area(a, b);
+            found = one_die(a, b) &&
+                    (!a->certain ||
+                     (b->value == a->value &&
+                      (!boxed_alike || common >= SAME_BOX * (box_area(a) + box_area(b) - common))));
         }
         if (!found) return 0;
     }
@@ -373,7 +394,12 @@ static int finds_again(const yz_vision_result *second, const yz_vision_result *f
 
 int yz_vision_second_reading_stands(const yz_vision_result *second, const yz_vision_result *first)
 {
-    return second->status == YZ_VISION_READ_OK && finds_again(second, first);
+    return second->status == YZ_VISION_READ_OK && finds_again(second, first, 0);
+}
+
+int yz_vision_fewer_dice_stand(const yz_vision_result *again, const yz_vision_result *first)
+{
+    return again->status == YZ_VISION_READ_OK && finds_again(again, first, 1);
 }
 
 static int by_box_centre(const void *a, const void *b)
