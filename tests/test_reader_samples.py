@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """tools/train_reader.py's side_face_negative, the crops that teach the whole-die reader a die's
 side face is no top: where they are cut, against the rule written plainly here, and that
-reader_samples without them draws exactly what it drew before they existed.
+reader_samples without them draws exactly what it drew before they existed; and the squashed
+crops (crop's squash, reader_samples' squash share): a square shrunk along the direction given
+and no other, each squashed die beside its crop as cut.
 
   tests/test_reader_samples.py
 
@@ -83,11 +85,46 @@ check(len(before[0]) == len(again[0]) and all(np.array_equal(a, b) for a, b in
                                               zip(before[0], again[0]))
       and before[1] == again[1] and before[2] == again[2],
       "reader_samples with no side faces draws what it drew without the option")
-xs, ys, folders = tr.reader_samples(scenes, np.random.default_rng(6), True, 3)
+xs, ys, folders, _ = tr.reader_samples(scenes, np.random.default_rng(6), True, 3)
 marked = [y for y, f in zip(ys, folders) if f == tr.SIDE_FACES]
 check(len(marked) == 3 and set(marked) == {0} and len(xs) == len(ys) == len(folders),
       f"three side faces a scene: {len(marked)} crops in {tr.SIDE_FACES!r}, each labelled 0")
 check(folders.count("w") == len(folders) - 3, "the scene's other crops keep its folder")
+
+
+
+def extent(patch):
+    """The width and height, in crop pixels, of a crop's bright part."""
+    bright = patch[:, :, 0] > 127
+    cols, rows = np.nonzero(bright.any(0))[0], np.nonzero(bright.any(1))[0]
+    return cols[-1] - cols[0] + 1, rows[-1] - rows[0] + 1
+
+
+# A white square filling half a crop's side: squashed to half along x it is half as wide and as
+# tall; along y, the other way round; along the diagonal, a square still no taller than wide.
+square = np.zeros((200, 200, 3), np.uint8)
+square[75:125, 75:125] = 255
+side = 100  # the crop covers 100 photo pixels: the square is CROP / 2 across
+upright = extent(tr.crop(square, 100, 100, side))
+across = extent(tr.crop(square, 100, 100, side, squash=(0.5, 0.0)))
+down = extent(tr.crop(square, 100, 100, side, squash=(0.5, math.pi / 2)))
+plain = tr.crop(square, 100, 100, side, squash=(1.0, 0.7))
+check(upright == (tr.CROP // 2, tr.CROP // 2), f"the square upright is {upright}")
+check(abs(across[0] - tr.CROP / 4) <= 1 and across[1] == upright[1],
+      f"squashed to half along x: {across}, as tall as upright")
+check(abs(down[1] - tr.CROP / 4) <= 1 and down[0] == upright[0],
+      f"squashed to half along y: {down}, as wide as upright")
+check(np.array_equal(plain, tr.crop(square, 100, 100, side)), "a squash of 1 changes nothing")
+
+# reader_samples with every die squashed: each die's crop has its twin as cut beside it, the
+# negatives none; the labels and folders as without the squash.
+xs, ys, folders, plain = tr.reader_samples(scenes, np.random.default_rng(6), True, 0, 1.0)
+dice_at = [k for k, twin in enumerate(plain) if twin is not None]
+check(len(dice_at) == 2 and [ys[k] for k in dice_at] == [3, 5],
+      f"both dice have their crop as cut beside the squashed one ({len(dice_at)} twins)")
+check(all(not np.array_equal(xs[k], plain[k]) for k in dice_at),
+      "and the squashed crop differs from it")
+check(len(plain) == len(xs) and set(folders) == {"w"}, "one twin or None for every crop")
 
 if failures:
     print(f"{len(failures)} checks failed")

@@ -52,9 +52,10 @@ import torch.nn as nn
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from train_reader import (CROP, CROP_SCALE, NO_ERROR, PIPELINE, ReaderExport,  # noqa: E402
-                          augment_crop, block, crop, detector_error, export, half_die_negative,
-                          lawn_negative, load_exported, load_split, reading_loss, revive_norms,
-                          run_exported, seeded, taught_target, to_tensor, train_epoch)
+                          augment_crop, block, crop, detector_error, draw_squash, export,
+                          half_die_negative, lawn_negative, load_exported, load_split,
+                          reading_loss, revive_norms, run_exported, seeded, taught_target,
+                          to_tensor, train_epoch)
 
 FACE = PIPELINE["face_reader"]["face"]  # face crop side (models/pipeline.json)
 FACE_MARGIN = PIPELINE["face_reader"]["face_margin"]  # the face quad grown about its centre
@@ -90,10 +91,11 @@ def cut_faces(top_face, crops):
             for c, q in zip(crops, corners)]
 
 
-def die_crops(scenes, rng, variants):
+def die_crops(scenes, rng, variants, squash=0.0):
     """Whole-die crops (as the reader sees them), labels and the folder each came from: every
     die `variants` times, the first from its true box, the others moved and resized as the
-    detector errs; and lawn and half-die crops labelled 0, as tools/train_reader.py makes them."""
+    detector errs, this share of them squashed (train_reader.draw_squash); and lawn and
+    half-die crops labelled 0, as tools/train_reader.py makes them."""
     xs, ys, folders = [], [], []
     for name, image, dice, negatives in scenes:
         made = len(xs)
@@ -107,7 +109,9 @@ def die_crops(scenes, rng, variants):
             side = max(bw, bh)
             for v in range(variants):
                 jx, jy, k, angle = detector_error(side, rng) if v else NO_ERROR
-                xs.append(crop(image, x + bw / 2 + jx, y + bh / 2 + jy, side * CROP_SCALE * k, angle))
+                squashed = draw_squash(rng, squash) if v else None
+                xs.append(crop(image, x + bw / 2 + jx, y + bh / 2 + jy, side * CROP_SCALE * k,
+                               angle, squashed))
                 ys.append(value if top else 0)
         for _ in range(variants):
             patch = half_die_negative(image, dice, rng)
@@ -123,9 +127,9 @@ def die_crops(scenes, rng, variants):
     return xs, ys, folders
 
 
-def face_samples(scenes, top_face, rng, variants):
+def face_samples(scenes, top_face, rng, variants, squash=0.0):
     """The faces, their labels, and the folder (set) each came from."""
-    crops, labels, folders = die_crops(scenes, rng, variants)
+    crops, labels, folders = die_crops(scenes, rng, variants, squash)
     faces = cut_faces(top_face, crops)
     return np.stack(faces).astype(np.uint8), np.array(labels), np.array(folders)
 
@@ -188,6 +192,10 @@ def main():
                              "--init-from face reader's readings (keep_readings)")
     parser.add_argument("--keep-weight", type=float, default=1.0,
                         help="fine-tune: keep_readings' weight beside the face reader's own loss")
+    parser.add_argument("--squash", type=float, default=0.0, metavar="SHARE",
+                        help="this share of the dice's moved crops squashed along a random "
+                             "direction (train_reader.draw_squash) before their faces are cut; "
+                             "the committed net saw none")
     parser.add_argument("--live-norms", action="store_true",
                         help="fine-tune: the BatchNorms learn again (train_reader.revive_norms) "
                              "instead of staying folded into the convolutions")
@@ -200,7 +208,7 @@ def main():
     top_face = cv2.dnn.readNetFromONNX(str(args.top_face))
     train_set, val_set = ([scene[:3] + scene[4:] for scene in part]
                           for part in load_split(args.train))
-    xs, ys, folders = face_samples(train_set, top_face, rng, VARIANTS)
+    xs, ys, folders = face_samples(train_set, top_face, rng, VARIANTS, args.squash)
     vx, vy, _ = face_samples(val_set, top_face, np.random.default_rng(7), 1)
     print(f"{len(xs)} training faces, {len(vx)} validation faces ({time.time() - started:.0f} s)",
           flush=True)

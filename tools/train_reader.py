@@ -668,18 +668,41 @@ class ReaderExport(nn.Module):
         return torch.softmax(self.reader(x), 1)
 
 
-def crop_matrix(cx, cy, side, angle=0.0):
-    """The 2x3 map from photo pixels to crop pixels of crop()."""
+def crop_matrix(cx, cy, side, angle=0.0, squash=None):
+    """The 2x3 map from photo pixels to crop pixels of crop(); squash (factor, direction in
+    radians) then shrinks the crop along that direction about its centre."""
     m = cv2.getRotationMatrix2D((cx, cy), angle, CROP / side)
     m[:, 2] += (CROP / 2 - cx, CROP / 2 - cy)
+    if squash is not None:
+        factor, direction = squash
+        u = np.array([np.cos(direction), np.sin(direction)])
+        s = np.eye(2) - (1 - factor) * np.outer(u, u)
+        centre = np.array([CROP / 2, CROP / 2])
+        m = np.hstack([s @ m[:, :2], (s @ (m[:, 2] - centre) + centre)[:, None]])
     return m
 
 
-def crop(image, cx, cy, side, angle=0.0):
+def crop(image, cx, cy, side, angle=0.0, squash=None):
     """The square of `side` pixels around (cx, cy), resampled to CROP x CROP the way
-    yz_cv_warp_quad does it (bilinear, edges replicated); angle (degrees) only to augment."""
-    return cv2.warpAffine(image, crop_matrix(cx, cy, side, angle), (CROP, CROP),
+    yz_cv_warp_quad does it (bilinear, edges replicated); angle (degrees) and squash
+    (crop_matrix) only to augment."""
+    return cv2.warpAffine(image, crop_matrix(cx, cy, side, angle, squash), (CROP, CROP),
                           flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+SQUASH_LEAST = 0.65  # draw_squash's strongest squash: a 4:3 frame stretched to a square is 0.75
+
+
+def draw_squash(rng, share):
+    """In this share of crops, a die seen squashed along any direction (a factor from
+    SQUASH_LEAST to 1): phone lenses stretch dice towards the frame's corners, a camera turned
+    about its axis foreshortens them sideways, and some photos are stored stretched (all of
+    epanemu-dice's). The renders foreshorten tops only downwards, and the committed whole-die
+    reader read byler-d6's dice squashed to 3/4 sideways far worse than upright
+    (READER_HISTORY.md, forty-sixth try). None elsewhere."""
+    if share <= 0 or rng.random() >= share:
+        return None
+    return rng.uniform(SQUASH_LEAST, 1.0), rng.uniform(0, np.pi)
 
 
 NO_ERROR = (0.0, 0.0, 1.0, 0.0)  # detector_error's (jx, jy, k, angle) for a perfect box
@@ -697,10 +720,12 @@ def detector_error(side, rng):
 SIDE_FACES = "side faces"  # reader_samples' folder for its side-face crops: never a keep-set
 
 
-def reader_samples(scenes, rng, augment, side_faces=0):
-    """Crops, their labels, and the set (folder) each came from; with side_faces, that many
-    side_face_negative crops a scene beside them, their folder SIDE_FACES."""
-    xs, ys, folders = [], [], []
+def reader_samples(scenes, rng, augment, side_faces=0, squash=0.0):
+    """Crops, their labels, the set (folder) each came from, and each die's crop again without
+    its squash (draw_squash, in this share of the dice's crops; None where it has none, and for
+    the negatives); with side_faces, that many side_face_negative crops a scene beside them,
+    their folder SIDE_FACES."""
+    xs, ys, folders, unsquashed = [], [], [], {}
     for name, image, dice, negatives in scenes:
         for _ in range(side_faces):
             patch = side_face_negative(image, dice, rng)
@@ -718,8 +743,12 @@ def reader_samples(scenes, rng, augment, side_faces=0):
             side = max(bw, bh)
             cx, cy = x + bw / 2, y + bh / 2
             jx, jy, k, angle = detector_error(side, rng) if augment else NO_ERROR
-            xs.append(crop(image, cx + jx, cy + jy, side * CROP_SCALE * k, angle))
+            squashed = draw_squash(rng, squash) if augment else None
+            cut = (cx + jx, cy + jy, side * CROP_SCALE * k, angle)
+            xs.append(crop(image, *cut, squashed))
             ys.append(value if top else 0)
+            if squashed:
+                unsquashed[len(xs) - 1] = crop(image, *cut)
         # Negatives: half a die off, and lawn well away from every die.
         for _ in range(2):
             patch = half_die_negative(image, dice, rng)
@@ -732,7 +761,7 @@ def reader_samples(scenes, rng, augment, side_faces=0):
                 xs.append(patch)
                 ys.append(0)
         folders += [name.split("/")[0]] * (len(xs) - made)
-    return xs, ys, folders
+    return xs, ys, folders, [unsquashed.get(k) for k in range(len(xs))]
 
 
 def near_a_die_centre(cx, cy, dice):
@@ -820,14 +849,15 @@ def keep_readings(out, taught):
     return F.kl_div(F.log_softmax(out, 1), taught, reduction="batchmean")
 
 
-def taught_target(x, y, keep, teacher):
+def taught_target(x, y, keep, teacher, teacher_x=None):
     """A reader's batch target: labels y, and where `keep` (a numpy mask) is set the teacher's
-    readings of those crops of x, for reading_loss."""
+    readings of those crops of x (or of teacher_x: the same dice unsquashed, so that a squashed
+    die is read as the teacher reads it upright), for reading_loss."""
     if teacher is None or not keep.any():
         return y, None, None
     keep = torch.from_numpy(keep)
     with torch.no_grad():
-        return y, keep, torch.softmax(teacher(x[keep]), 1)
+        return y, keep, torch.softmax(teacher((x if teacher_x is None else teacher_x)[keep]), 1)
 
 
 def reading_loss(out, target, keep_weight):
@@ -838,19 +868,20 @@ def reading_loss(out, target, keep_weight):
 
 
 def train_reader(train, val, epochs, rng, net=None, max_lr=3e-3, colour_turn=0.0,
-                 teacher=None, keep_sets=(), keep_weight=1.0, side_faces=0):
+                 teacher=None, keep_sets=(), keep_weight=1.0, side_faces=0, squash=0.0):
     """With a teacher, the crops of keep_sets (folder names) also pull the net towards the
     teacher's readings of them (keep_readings): a fine-tune on a wider world keeps what the
     committed reader read on the lawn and the real photos, sureness included, which
-    vision/read.c's combining of the two readers builds on."""
+    vision/read.c's combining of the two readers builds on. squash: the share of dice shown
+    squashed (draw_squash); a kept die squashed is taught the teacher's reading of it upright."""
     net = net or Reader()
     opt = torch.optim.Adam(net.parameters(), 2e-3, weight_decay=1e-4)
     sched = None
-    vx, vy, _ = reader_samples(val, np.random.default_rng(7), False)
+    vx, vy, _, _ = reader_samples(val, np.random.default_rng(7), False)
     vx = to_tensor(vx)
     vy = torch.tensor(vy)
     for epoch in range(epochs):
-        xs, ys, folders = reader_samples(train, rng, True, side_faces)
+        xs, ys, folders, plain = reader_samples(train, rng, True, side_faces, squash)
         kept = np.isin(folders, list(keep_sets))
         if sched is None:
             steps_per_epoch = (len(xs) + 31) // 32
@@ -859,7 +890,11 @@ def train_reader(train, val, epochs, rng, net=None, max_lr=3e-3, colour_turn=0.0
 
         def batch(idx):
             x = to_tensor([augment_crop(xs[i], rng, colour_turn) for i in idx])
-            return x, taught_target(x, torch.tensor([ys[i] for i in idx]), kept[idx], teacher)
+            upright = None  # with squash, the teacher reads each crop as cut: not squashed, and
+            if squash > 0:  # without augment_crop's changes
+                upright = to_tensor([xs[i] if plain[i] is None else plain[i] for i in idx])
+            return x, taught_target(x, torch.tensor([ys[i] for i in idx]), kept[idx], teacher,
+                                    upright)
 
         loss = train_epoch(net, opt, sched, len(xs), rng,
                            lambda out, target: reading_loss(out, target, keep_weight), batch)
@@ -1064,6 +1099,9 @@ def main():
     parser.add_argument("--side-faces", type=int, default=0, metavar="N",
                         help="the whole-die reader also learns N crops a scene centred on a "
                              "die's side face as no top (side_face_negative)")
+    parser.add_argument("--squash", type=float, default=0.0, metavar="SHARE",
+                        help="the whole-die reader sees this share of the dice squashed along "
+                             "a random direction (draw_squash); the committed one saw none")
     parser.add_argument("--reader-width", type=float, default=1.0,
                         help="the whole-die reader's channels times this (Reader); with "
                              "--init-from a narrower one, it is widened to it (widen_reader)")
@@ -1152,7 +1190,7 @@ def main():
                            lambda: train_reader(train, val, args.reader_epochs, rng, reader,
                                                 args.max_lr, args.colour_turn, reader_teacher,
                                                 set(filter(None, args.keep_sets.split(","))),
-                                                args.keep_weight, args.side_faces),
+                                                args.keep_weight, args.side_faces, args.squash),
                            reader, ReaderExport, (1, 3, CROP, CROP), "top_reader.onnx", started)
     print("weigh them with tools/sweep_thresholds.sh and tools/eval_shared.sh", flush=True)
 

@@ -45,8 +45,8 @@ import torch.nn.functional as F
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from render import truth as render_truth  # noqa: E402
 from train_reader import (CROP, CROP_SCALE, NO_ERROR, block, crop, crop_matrix,  # noqa: E402
-                          detector_error, export, jitter_colour, load_exported, load_set,
-                          to_tensor, train_epoch, turn_colours_sometimes)
+                          detector_error, draw_squash, export, jitter_colour, load_exported,
+                          load_set, to_tensor, train_epoch, turn_colours_sometimes)
 
 
 class TopFace(nn.Module):
@@ -63,8 +63,9 @@ class TopFace(nn.Module):
         return self.corners(torch.flatten(self.features(x), 1)) + 0.5
 
 
-def samples(scenes_with_faces, rng, augment):
-    """Crops around every die with a readable top, and its corners in crop widths."""
+def samples(scenes_with_faces, rng, augment, squash=0.0):
+    """Crops around every die with a readable top, and its corners in crop widths; with augment,
+    this share of them squashed (train_reader.draw_squash)."""
     xs, ys = [], []
     for image, dice, faces in scenes_with_faces:
         for (value, x, y, bw, bh, top), face in zip(dice, faces):
@@ -73,9 +74,10 @@ def samples(scenes_with_faces, rng, augment):
             side = max(bw, bh)
             cx, cy = x + bw / 2, y + bh / 2
             jx, jy, k, angle = detector_error(side, rng) if augment else NO_ERROR
+            squashed = draw_squash(rng, squash) if augment else None
             cx, cy = cx + jx, cy + jy
-            m = crop_matrix(cx, cy, side * CROP_SCALE * k, angle)
-            patch = crop(image, cx, cy, side * CROP_SCALE * k, angle)
+            m = crop_matrix(cx, cy, side * CROP_SCALE * k, angle, squashed)
+            patch = crop(image, cx, cy, side * CROP_SCALE * k, angle, squashed)
             corners = (face @ m[:, :2].T + m[:, 2]) / CROP
             if augment and rng.random() < 0.5:
                 patch = patch[:, ::-1]
@@ -109,7 +111,7 @@ def corner_error(pred, target, sides):
     return errors.min(1).values / sides
 
 
-def train(train_set, val_set, epochs, rng, colour_turn=0.0, net=None, max_lr=3e-3):
+def train(train_set, val_set, epochs, rng, colour_turn=0.0, net=None, max_lr=3e-3, squash=0.0):
     net = net or TopFace()
     opt = torch.optim.Adam(net.parameters(), 2e-3, weight_decay=1e-4)
     vx, vy = samples(val_set, np.random.default_rng(7), False)
@@ -117,7 +119,7 @@ def train(train_set, val_set, epochs, rng, colour_turn=0.0, net=None, max_lr=3e-
     side_in_crop = torch.full((len(vy),), 1 / CROP_SCALE)  # the die's long side, in crop widths
     sched = None
     for epoch in range(epochs):
-        xs, ys = samples(train_set, rng, True)
+        xs, ys = samples(train_set, rng, True, squash)
         if sched is None:
             sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr, total_steps=epochs * ((len(xs) + 31) // 32) + 10)
         loss = train_epoch(net, opt, sched, len(xs), rng, corner_loss,
@@ -141,6 +143,9 @@ def main():
     parser.add_argument("--colour-turn", type=float, default=0.0,
                         help="share of the crops shown with their colours turned "
                              "(train_reader.turn_colours)")
+    parser.add_argument("--squash", type=float, default=0.0, metavar="SHARE",
+                        help="this share of the dice seen squashed along a random direction "
+                             "(train_reader.draw_squash); the committed net saw none")
     parser.add_argument("--init-from", type=pathlib.Path, default=None,
                         help="fine-tune: start from top_face.onnx in this folder (e.g. models)")
     parser.add_argument("--max-lr", type=float, default=3e-3,
@@ -159,7 +164,8 @@ def main():
     net = None
     if args.init_from:
         net = load_exported(TopFace(), args.init_from / "top_face.onnx", (1, 3, CROP, CROP))
-    net = train(train_set, val_set, args.epochs, rng, args.colour_turn, net, args.max_lr)
+    net = train(train_set, val_set, args.epochs, rng, args.colour_turn, net, args.max_lr,
+                args.squash)
     args.out.mkdir(exist_ok=True)
     export(net, (1, 3, CROP, CROP), args.out / "top_face.onnx")
     print(f"trained in {time.time() - started:.0f} s")
