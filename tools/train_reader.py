@@ -891,7 +891,7 @@ def train_reader(train, val, epochs, rng, net=None, max_lr=3e-3, colour_turn=0.0
         def batch(idx):
             x = to_tensor([augment_crop(xs[i], rng, colour_turn) for i in idx])
             upright = None  # with squash, the teacher reads each crop as cut: not squashed, and
-            if squash > 0:  # without augment_crop's changes
+            if squash > 0 and kept[idx].any():  # without augment_crop's changes
                 upright = to_tensor([xs[i] if plain[i] is None else plain[i] for i in idx])
             return x, taught_target(x, torch.tensor([ys[i] for i in idx]), kept[idx], teacher,
                                     upright)
