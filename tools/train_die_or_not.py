@@ -80,6 +80,9 @@ def main():
     parser.add_argument("--fine-tune", action="store_true",
                         help="start from --init-from's die_or_not.onnx, head and all (lower "
                              "--max-lr and --epochs to keep what it learned)")
+    parser.add_argument("--colour-turn", type=float, default=0.0,
+                        help="share of the crops shown with their colours turned "
+                             "(train_reader.turn_colours); the committed net was trained with 0")
     args = parser.parse_args()
     rng = tr.seeded(args.threads)
     started = time.time()
@@ -103,7 +106,8 @@ def main():
             sched = torch.optim.lr_scheduler.OneCycleLR(
                 opt, args.max_lr, total_steps=int(args.epochs * steps * 1.1) + 10)
         loss = tr.train_epoch(net, opt, sched, len(xs), rng, F.cross_entropy,
-                              lambda idx: (tr.to_tensor([tr.augment_crop(xs[i], rng) for i in idx]),
+                              lambda idx: (tr.to_tensor([tr.augment_crop(xs[i], rng, args.colour_turn)
+                                                         for i in idx]),
                                            torch.tensor([ys[i] for i in idx])))
         net.eval()
         with torch.no_grad():
