@@ -3,7 +3,8 @@
 side face is no top: where they are cut, against the rule written plainly here, and that
 reader_samples without them draws exactly what it drew before they existed; and the squashed
 crops (crop's squash, reader_samples' squash share): a square shrunk along the direction given
-and no other, each squashed die beside its crop as cut.
+and no other, each squashed die beside its crop as cut; and augment_crop's twin with its colours
+unturned, which a teacher reads for a kept crop.
 
   tests/test_reader_samples.py
 
@@ -125,6 +126,20 @@ check(len(dice_at) == 2 and [ys[k] for k in dice_at] == [3, 5],
 check(all(not np.array_equal(xs[k], plain[k]) for k in dice_at),
       "and the squashed crop differs from it")
 check(len(plain) == len(xs) and set(folders) == {"w"}, "one twin or None for every crop")
+
+# augment_crop's unturned twin, what a teacher reads for a kept crop: the crop it returns alone
+# with the same draws, and the same crop with its colours as they were; the same grey (a turn is
+# about the grey axis) up to the clip at 0 and 255.
+patch = np.random.default_rng(8).uniform(100, 150, (tr.CROP, tr.CROP, 3))  # turned, never clipped
+alone = tr.augment_crop(patch, np.random.default_rng(9), 1.0)
+turned, unturned = tr.augment_crop(patch, np.random.default_rng(9), 1.0, True)
+check(np.array_equal(alone, turned), "with its twin, augment_crop returns the crop it returns alone")
+check(not np.allclose(turned, unturned), "and the twin's colours are not turned")
+inside = (turned > 0).all(2) & (turned < 255).all(2) & (unturned > 0).all(2) & (unturned < 255).all(2)
+check(inside.mean() > 0.5 and np.allclose(turned.mean(2)[inside], unturned.mean(2)[inside], atol=1e-3),
+      "the two share each pixel's grey")
+same, twin = tr.augment_crop(patch, np.random.default_rng(9), 0.0, True)
+check(np.array_equal(same, twin), "with no colour turn the twin is the crop")
 
 if failures:
     print(f"{len(failures)} checks failed")

@@ -152,9 +152,15 @@ def train(xs, ys, vx, vy, epochs, rng, net=None, max_lr=3e-3, colour_turn=0.0,
     vx, vy = to_tensor(vx), torch.from_numpy(vy)
 
     def batch(idx):
-        x = to_tensor([augment_crop(turn(xs[i], rng), rng, colour_turn) for i in idx])
+        teach = teacher is not None and kept is not None and kept[idx].any()
+        if teach and colour_turn > 0:  # the teacher reads each kept face's colours unturned
+            x, teacher_x = map(to_tensor, zip(*(augment_crop(turn(xs[i], rng), rng, colour_turn,
+                                                             True) for i in idx)))
+        else:
+            x = to_tensor([augment_crop(turn(xs[i], rng), rng, colour_turn) for i in idx])
+            teacher_x = None
         return x, taught_target(x, torch.from_numpy(ys[idx]),
-                                None if kept is None else kept[idx], teacher)
+                                None if kept is None else kept[idx], teacher, teacher_x)
 
     for epoch in range(epochs):
         loss = train_epoch(net, opt, sched, len(xs), rng,

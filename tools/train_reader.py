@@ -817,16 +817,21 @@ def lawn_negative(image, dice, rng):
     return None
 
 
-def augment_crop(patch, rng, colour_turn=0.0):
-    """A reader's crop as photos vary it; colours turned (turn_colours) in this share of crops."""
+def augment_crop(patch, rng, colour_turn=0.0, unturned=False):
+    """A reader's crop as photos vary it; colours turned (turn_colours) in this share of crops.
+    With unturned, (that crop, the same crop with its colours as they were): what a teacher
+    reads for a kept crop (train_reader's batch), since the committed readers read a die in
+    turned colours far worse than as shot (READER_HISTORY.md, forty-seventh try), and taught
+    their reading of it a reader would learn to be as blind to colour."""
     if rng.random() < 0.5:
         patch = patch[:, ::-1]  # a mirrored die is still a die; 2, 3 and 6 mirror to themselves
     if rng.random() < 0.3:
         patch = cv2.GaussianBlur(np.ascontiguousarray(patch), (0, 0), rng.uniform(0.3, 1.0))
     patch = jitter_colour(patch, rng)
-    patch = turn_colours_sometimes(patch, rng, colour_turn)
-    patch = patch + rng.normal(0, rng.uniform(0, 5), patch.shape)
-    return np.clip(patch, 0, 255)
+    turned = turn_colours_sometimes(patch, rng, colour_turn)
+    noise = rng.normal(0, rng.uniform(0, 5), patch.shape)
+    out = np.clip(turned + noise, 0, 255)
+    return (out, np.clip(patch + noise, 0, 255)) if unturned else out
 
 
 def to_tensor(patches):
@@ -851,8 +856,9 @@ def keep_readings(out, taught):
 
 def taught_target(x, y, keep, teacher, teacher_x=None):
     """A reader's batch target: labels y, and where `keep` (a numpy mask) is set the teacher's
-    readings of those crops of x (or of teacher_x: the same dice unsquashed, so that a squashed
-    die is read as the teacher reads it upright), for reading_loss."""
+    readings of those crops of x (or of teacher_x: the same dice unsquashed or in their colours
+    unturned, so that a squashed die is read as the teacher reads it upright and a die in turned
+    colours as it reads it as shot), for reading_loss."""
     if teacher is None or not keep.any():
         return y, None, None
     keep = torch.from_numpy(keep)
@@ -889,12 +895,17 @@ def train_reader(train, val, epochs, rng, net=None, max_lr=3e-3, colour_turn=0.0
             sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr, total_steps=int(epochs * steps_per_epoch * 1.1) + 10)
 
         def batch(idx):
-            x = to_tensor([augment_crop(xs[i], rng, colour_turn) for i in idx])
-            upright = None  # with squash, the teacher reads each crop as cut: not squashed, and
-            if squash > 0 and kept[idx].any():  # without augment_crop's changes
-                upright = to_tensor([xs[i] if plain[i] is None else plain[i] for i in idx])
+            teach = teacher is not None and kept[idx].any()
+            if teach and colour_turn > 0:  # the teacher reads each kept crop's colours unturned
+                x, teacher_x = map(to_tensor, zip(*(augment_crop(xs[i], rng, colour_turn, True)
+                                                    for i in idx)))
+            else:
+                x, teacher_x = to_tensor([augment_crop(xs[i], rng, colour_turn) for i in idx]), None
+            if squash > 0 and teach:  # with squash, the teacher reads each crop as cut: not
+                # squashed, and without augment_crop's changes
+                teacher_x = to_tensor([xs[i] if plain[i] is None else plain[i] for i in idx])
             return x, taught_target(x, torch.tensor([ys[i] for i in idx]), kept[idx], teacher,
-                                    upright)
+                                    teacher_x)
 
         loss = train_epoch(net, opt, sched, len(xs), rng,
                            lambda out, target: reading_loss(out, target, keep_weight), batch)
