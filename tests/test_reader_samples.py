@@ -140,6 +140,13 @@ check(inside.mean() > 0.5 and np.allclose(turned.mean(2)[inside], unturned.mean(
       "the two share each pixel's grey")
 same, twin = tr.augment_crop(patch, np.random.default_rng(9), 0.0, True)
 check(np.array_equal(same, twin), "with no colour turn the twin is the crop")
+x, twins = tr.augment_batch([patch, patch], np.random.default_rng(9), 1.0, True)
+check(twins is not None and np.allclose(x[0].numpy(), tr.to_tensor([turned])[0].numpy()) and
+      np.allclose(twins[0].numpy(), tr.to_tensor([unturned])[0].numpy()),
+      "augment_batch: a batch of those crops and their twins")
+check(tr.augment_batch([patch], np.random.default_rng(9), 1.0, False)[1] is None and
+      tr.augment_batch([patch], np.random.default_rng(9), 0.0, True)[1] is None,
+      "and no twins when no teacher asks or no colour is turned")
 
 if failures:
     print(f"{len(failures)} checks failed")

@@ -52,7 +52,7 @@ import torch.nn as nn
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from train_reader import (CROP, CROP_SCALE, NO_ERROR, PIPELINE, ReaderExport,  # noqa: E402
-                          augment_crop, block, crop, detector_error, draw_squash, export,
+                          augment_batch, block, crop, detector_error, draw_squash, export,
                           half_die_negative, lawn_negative, load_exported, load_split,
                           reading_loss, revive_norms, run_exported, seeded, taught_target,
                           to_tensor, train_epoch)
@@ -153,12 +153,8 @@ def train(xs, ys, vx, vy, epochs, rng, net=None, max_lr=3e-3, colour_turn=0.0,
 
     def batch(idx):
         teach = teacher is not None and kept is not None and kept[idx].any()
-        if teach and colour_turn > 0:  # the teacher reads each kept face's colours unturned
-            x, teacher_x = map(to_tensor, zip(*(augment_crop(turn(xs[i], rng), rng, colour_turn,
-                                                             True) for i in idx)))
-        else:
-            x = to_tensor([augment_crop(turn(xs[i], rng), rng, colour_turn) for i in idx])
-            teacher_x = None
+        # the teacher reads each kept face with its colours unturned
+        x, teacher_x = augment_batch((turn(xs[i], rng) for i in idx), rng, colour_turn, teach)
         return x, taught_target(x, torch.from_numpy(ys[idx]),
                                 None if kept is None else kept[idx], teacher, teacher_x)
 

@@ -834,6 +834,14 @@ def augment_crop(patch, rng, colour_turn=0.0, unturned=False):
     return (out, np.clip(patch + noise, 0, 255)) if unturned else out
 
 
+def augment_batch(crops, rng, colour_turn, twins):
+    """A batch of augment_crop's crops as a tensor, and with twins a tensor of their unturned
+    twins (None without, or with no colour turn, where a crop is its own twin)."""
+    if twins and colour_turn > 0:
+        return tuple(map(to_tensor, zip(*(augment_crop(c, rng, colour_turn, True) for c in crops))))
+    return to_tensor([augment_crop(c, rng, colour_turn) for c in crops]), None
+
+
 def to_tensor(patches):
     return torch.from_numpy(np.stack([np.ascontiguousarray(p).transpose(2, 0, 1) for p in patches]).astype(np.float32) / 255.0)
 
@@ -896,11 +904,8 @@ def train_reader(train, val, epochs, rng, net=None, max_lr=3e-3, colour_turn=0.0
 
         def batch(idx):
             teach = teacher is not None and kept[idx].any()
-            if teach and colour_turn > 0:  # the teacher reads each kept crop's colours unturned
-                x, teacher_x = map(to_tensor, zip(*(augment_crop(xs[i], rng, colour_turn, True)
-                                                    for i in idx)))
-            else:
-                x, teacher_x = to_tensor([augment_crop(xs[i], rng, colour_turn) for i in idx]), None
+            # the teacher reads each kept crop with its colours unturned
+            x, teacher_x = augment_batch((xs[i] for i in idx), rng, colour_turn, teach)
             if squash > 0 and teach:  # with squash, the teacher reads each crop as cut: not
                 # squashed, and without augment_crop's changes
                 teacher_x = to_tensor([xs[i] if plain[i] is None else plain[i] for i in idx])
