@@ -106,8 +106,8 @@ def main():
             sched = torch.optim.lr_scheduler.OneCycleLR(
                 opt, args.max_lr, total_steps=int(args.epochs * steps * 1.1) + 10)
         loss = tr.train_epoch(net, opt, sched, len(xs), rng, F.cross_entropy,
-                              lambda idx: (tr.to_tensor([tr.augment_crop(xs[i], rng, args.colour_turn)
-                                                         for i in idx]),
+                              lambda idx: (tr.augment_batch((xs[i] for i in idx), rng,
+                                                            args.colour_turn, False)[0],
                                            torch.tensor([ys[i] for i in idx])))
         net.eval()
         with torch.no_grad():

@@ -904,10 +904,11 @@ def train_reader(train, val, epochs, rng, net=None, max_lr=3e-3, colour_turn=0.0
 
         def batch(idx):
             teach = teacher is not None and kept[idx].any()
-            # the teacher reads each kept crop with its colours unturned
-            x, teacher_x = augment_batch((xs[i] for i in idx), rng, colour_turn, teach)
-            if squash > 0 and teach:  # with squash, the teacher reads each crop as cut: not
-                # squashed, and without augment_crop's changes
+            # the teacher reads each kept crop with its colours unturned; with squash, as cut:
+            # not squashed, and without augment_crop's changes (so no unturned twins needed)
+            x, teacher_x = augment_batch((xs[i] for i in idx), rng, colour_turn,
+                                         teach and squash <= 0)
+            if squash > 0 and teach:
                 teacher_x = to_tensor([xs[i] if plain[i] is None else plain[i] for i in idx])
             return x, taught_target(x, torch.tensor([ys[i] for i in idx]), kept[idx], teacher,
                                     teacher_x)
