@@ -904,12 +904,13 @@ def train_reader(train, val, epochs, rng, net=None, max_lr=3e-3, colour_turn=0.0
 
         def batch(idx):
             teach = teacher is not None and kept[idx].any()
-            # the teacher reads each kept crop with its colours unturned; with squash, as cut:
-            # not squashed, and without augment_crop's changes (so no unturned twins needed)
-            x, teacher_x = augment_batch((xs[i] for i in idx), rng, colour_turn,
-                                         teach and squash <= 0)
-            if squash > 0 and teach:
+            crops = (xs[i] for i in idx)
+            if teach and squash > 0:  # the teacher reads each crop as cut: not squashed, and
+                # without augment_crop's changes
+                x = augment_batch(crops, rng, colour_turn, False)[0]
                 teacher_x = to_tensor([xs[i] if plain[i] is None else plain[i] for i in idx])
+            else:  # the teacher, if any, reads each kept crop with its colours unturned
+                x, teacher_x = augment_batch(crops, rng, colour_turn, teach)
             return x, taught_target(x, torch.tensor([ys[i] for i in idx]), kept[idx], teacher,
                                     teacher_x)
 
