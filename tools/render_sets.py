@@ -128,6 +128,9 @@ SETS = {
                 "forty-third try: more of wlow75, for the readers"),
     "wf76": ("--count 150 --seed 371000 --world --prefix wf76_",
              "forty-fourth try: a world dev set drawn as yz-frozen is (1024 px), fresh seeds"),
+    "wt82": ("--count 300 --seed 381000 --world --prefix wt82_",
+             "forty-ninth try: a second test set drawn as yz-frozen is, rendered before the "
+             "try's change and read only at its end"),
 }
 
 
