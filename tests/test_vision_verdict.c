@@ -55,6 +55,45 @@ static yz_vision_result hand_made(const verdict_case *c)
     return result;
 }
 
+/* Die 3 boxed on die 2 (over the same 50 px box) with top face `top`: whether the verdict takes
+ * the two faces for one. Die 2's face is 50 x 33.3 px from (400, 300). */
+static int one_face_seen_twice(const double top[4][2])
+{
+    verdict_case five = {5, -1, -1, -1, 0, 5, 0, 1, NULL, 3, 0};
+    yz_vision_result result = hand_made(&five);
+    memcpy(result.dice[3].top, top, sizeof result.dice[3].top);
+    yz_vision_tuning tuning;
+    assert_int_equal(yz_vision_tuning_parse(NULL, "test", &tuning, NULL), YZ_VISION_OK);
+    yz_vision_give_verdict(&result, 5, &tuning);
+    if (result.status == YZ_VISION_READ_OK) return 0;
+    assert_non_null(strstr(result.reason, "dice 3 and 4 (from the left) show the same top face"));
+    assert_false(result.dice[2].certain || result.dice[3].certain);
+    return 1;
+}
+
+/* Faces turned against each other, their corners counter-clockwise or clockwise on screen: the
+ * share is the common area over the smaller face's, worked out by hand here (h: half the face's
+ * height, 16.7 px). */
+static void two_faces_are_one_by_the_area_they_share(void **state)
+{
+    (void)state;
+    const double h = 50.0 / 3, cx = 425, cy = 300 + h;
+    /* Die 2's face turned a quarter about its centre, counter-clockwise: 33.3 x 50 px, the two
+     * sharing a 33.3 px square, 1111 of 1667 px (0.67). */
+    double turned[4][2] = {
+        {cx - h, cy - 25}, {cx - h, cy + 25}, {cx + h, cy + 25}, {cx + h, cy - 25}};
+    assert_true(one_face_seen_twice(turned));
+    /* A diamond of half-diagonal h on the middle of the face's right edge (450, cy), clockwise:
+     * its left half, 278 of 556 px, inside the face (0.5). */
+    double diamond[4][2] = {{450, cy - h}, {450 + h, cy}, {450, cy + h}, {450 - h, cy}};
+    assert_true(one_face_seen_twice(diamond));
+    /* The diamond moved right by 0.7 h: inside the face a triangle 0.3 h long and 0.6 h across,
+     * 0.09 h^2 of 2 h^2 (0.045): a die beside it. */
+    for (int k = 0; k < 4; k++)
+        diamond[k][0] += 0.7 * h;
+    assert_false(one_face_seen_twice(diamond));
+}
+
 static void the_verdict_reads_only_what_it_can_vouch_for(void **state)
 {
     (void)state;
@@ -386,6 +425,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_verdict_reads_only_what_it_can_vouch_for),
+        cmocka_unit_test(two_faces_are_one_by_the_area_they_share),
         cmocka_unit_test(a_piece_of_a_sure_die_is_not_a_die),
         cmocka_unit_test(a_second_reading_keeps_what_the_first_saw),
         cmocka_unit_test(fewer_dice_stand_only_boxed_alike),
