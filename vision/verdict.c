@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "stages.h"
 
@@ -173,17 +174,27 @@ static int distrust_cut_off_dice(yz_vision_result *result, const double *expecte
     return first;
 }
 
-/* The part of polygon p (n corners) on the inner side of the line through a and b, written to
- * out; returns its corners. The inner side is where the clipping polygon's turn (its signed
- * area's sign) puts it. */
+/* Where point p lies from the line through a and b: the cross product of a->b and a->p,
+ * positive on one side, negative on the other, 0 on the line. */
+static double side_of_line(const double a[2], const double b[2], const double p[2])
+{
+    return (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]);
+}
+
+/* The part of polygon p (n corners, at most TOP_CLIP_CORNERS) on the inner side of the line
+ * through a and b, written to out; returns its corners. The inner side is where the clipping
+ * polygon's turn (its signed area's sign) puts it. */
+#define TOP_CLIP_CORNERS 20
 static int clip_by_edge(const double p[][2], int n, const double a[2], const double b[2],
                         double turn, double out[][2])
 {
+    double side[TOP_CLIP_CORNERS];
+    for (int k = 0; k < n; k++)
+        side[k] = turn * side_of_line(a, b, p[k]);
     int m = 0;
     for (int k = 0; k < n; k++) {
         const double *c = p[k], *d = p[(k + 1) % n];
-        double sc = turn * ((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]));
-        double sd = turn * ((b[0] - a[0]) * (d[1] - a[1]) - (b[1] - a[1]) * (d[0] - a[0]));
+        double sc = side[k], sd = side[(k + 1) % n];
         if (sc >= 0) out[m][0] = c[0], out[m][1] = c[1], m++;
         if ((sc >= 0) != (sd >= 0)) {
             double t = sc / (sc - sd);
@@ -209,14 +220,13 @@ static double signed_area(const double p[][2], int n)
  * corners it had: four grow to at most 19, whatever corners the net gives. */
 static double top_faces_overlap(const yz_vision_die *a, const yz_vision_die *b)
 {
-    double poly[2][20][2];
+    double poly[2][TOP_CLIP_CORNERS][2];
+    memcpy(poly[0], a->top, sizeof a->top);
     int n = 4;
-    for (int k = 0; k < 4; k++)
-        poly[0][k][0] = a->top[k][0], poly[0][k][1] = a->top[k][1];
-    double turn = signed_area(b->top, 4) < 0 ? -1 : 1;
+    double area_b = signed_area(b->top, 4), turn = area_b < 0 ? -1 : 1;
     for (int k = 0; k < 4 && n > 0; k++)
         n = clip_by_edge(poly[k % 2], n, b->top[k], b->top[(k + 1) % 4], turn, poly[(k + 1) % 2]);
-    double smaller = fmin(fabs(signed_area(a->top, 4)), fabs(signed_area(b->top, 4)));
+    double smaller = fmin(fabs(signed_area(a->top, 4)), fabs(area_b));
     return n > 2 && smaller > 0 ? fabs(signed_area(poly[0], n)) / smaller : 0;
 }
 
