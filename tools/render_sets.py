@@ -134,6 +134,9 @@ SETS = {
     "wt83": ("--count 300 --seed 391000 --world --prefix wt83_",
              "fiftieth try: a third test set drawn as yz-frozen is, rendered before the try's "
              "change and read only at its end"),
+    "wt84": ("--count 300 --seed 401000 --world --prefix wt84_",
+             "fifty-first try: a fourth test set drawn as yz-frozen is, rendered before the "
+             "try's change and read only at its end"),
 }
 
 
