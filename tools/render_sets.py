@@ -137,6 +137,9 @@ SETS = {
     "wt84": ("--count 300 --seed 401000 --world --prefix wt84_",
              "fifty-first try: a fourth test set drawn as yz-frozen is, rendered before the "
              "try's change and read only at its end"),
+    "wt85": ("--count 300 --seed 411000 --world --prefix wt85_",
+             "fifty-second try: a fifth test set drawn as yz-frozen is, rendered before the "
+             "try's change and read only at its end"),
 }
 
 
