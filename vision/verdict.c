@@ -181,10 +181,11 @@ static double side_of_line(const double a[2], const double b[2], const double p[
     return (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]);
 }
 
+#define TOP_CLIP_CORNERS 20
+
 /* The part of polygon p (n corners, at most TOP_CLIP_CORNERS) on the inner side of the line
  * through a and b, written to out; returns its corners. The inner side is where the clipping
  * polygon's turn (its signed area's sign) puts it. */
-#define TOP_CLIP_CORNERS 20
 static int clip_by_edge(const double p[][2], int n, const double a[2], const double b[2],
                         double turn, double out[][2])
 {
