@@ -140,6 +140,9 @@ SETS = {
     "wt85": ("--count 300 --seed 411000 --world --prefix wt85_",
              "fifty-second try: a fifth test set drawn as yz-frozen is, rendered before the "
              "try's change and read only at its end"),
+    "wt86": ("--count 300 --seed 421000 --world --prefix wt86_",
+             "fifty-third try: a sixth test set drawn as yz-frozen is, rendered before the "
+             "try's change and read only at its end"),
 }
 
 
