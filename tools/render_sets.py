@@ -143,6 +143,9 @@ SETS = {
     "wt86": ("--count 300 --seed 421000 --world --prefix wt86_",
              "fifty-third try: a sixth test set drawn as yz-frozen is, rendered before the "
              "try's change and read only at its end"),
+    "wt87": ("--count 200 --seed 431000 --world --prefix wt87_",
+             "fifty-third try: a seventh (200 scenes, for time), rendered after wt86 was read "
+             "to judge the same change again at a price chosen before"),
 }
 
 
