@@ -146,6 +146,9 @@ SETS = {
     "wt87": ("--count 200 --seed 431000 --world --prefix wt87_",
              "fifty-third try: a seventh (200 scenes, for time), rendered after wt86 was read "
              "to judge the same change again at a price chosen before"),
+    "wt88": ("--count 300 --seed 441000 --world --prefix wt88_",
+             "fifty-fourth try: an eighth test set drawn as yz-frozen is, rendered before the "
+             "try's change and read only at its end"),
 }
 
 
