@@ -786,6 +786,15 @@ def half_die_negative(image, dice, rng):
     return crop(image, cx, cy, side * CROP_SCALE)
 
 
+def below_centre(side, rng, near, far):
+    """An offset (dx, dy, pixels) from a die's centre towards the side faces the camera sees:
+    near to far of its side, within 35 degrees of straight down (image rows grow downwards, and
+    in an upright photo the side faces lie below the top)."""
+    towards = np.pi / 2 + rng.uniform(-0.6, 0.6)
+    off = rng.uniform(near, far) * side
+    return off * np.cos(towards), off * np.sin(towards)
+
+
 def side_face_negative(image, dice, rng):
     """A crop centred on a die's side face, or None when that is near another die's centre: 0.4
     to 0.7 of the die's side below its centre (within 35 degrees of straight down: in an upright
@@ -797,9 +806,8 @@ def side_face_negative(image, dice, rng):
         return None
     value, x, y, bw, bh, top = dice[rng.integers(len(dice))]
     side = max(bw, bh)
-    towards = np.pi / 2 + rng.uniform(-0.6, 0.6)  # image rows grow downwards
-    off = rng.uniform(0.4, 0.7) * side
-    cx, cy = x + bw / 2 + off * np.cos(towards), y + bh / 2 + off * np.sin(towards)
+    dx, dy = below_centre(side, rng, 0.4, 0.7)
+    cx, cy = x + bw / 2 + dx, y + bh / 2 + dy
     if near_a_die_centre(cx, cy, dice):
         return None
     return crop(image, cx, cy, side * CROP_SCALE * rng.uniform(1.0, 1.25))

@@ -44,8 +44,8 @@ import torch.nn.functional as F
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from render import truth as render_truth  # noqa: E402
-from train_reader import (CROP, CROP_SCALE, NO_ERROR, block, crop, crop_matrix,  # noqa: E402
-                          detector_error, draw_squash, export, jitter_colour, load_exported,
+from train_reader import (CROP, CROP_SCALE, NO_ERROR, below_centre, block, crop,  # noqa: E402
+                          crop_matrix, detector_error, draw_squash, export, jitter_colour, load_exported,
                           load_set, to_tensor, train_epoch, turn_colours_sometimes)
 
 
@@ -68,17 +68,15 @@ FRONT_SHOWS = 0.7  # a die whose top spans less of its box's height shows a fron
 
 def box_on_lower_part(side, rng):
     """A detector's box on a die's lower part, as (jx, jy, k, angle) like detector_error: its
-    centre 0.1 to 0.3 of the die's side below the die's (within 35 degrees of straight down:
-    image rows grow downwards, and the side faces the camera sees lie below the top), 0.7 to 1
+    centre 0.1 to 0.3 of the die's side below the die's (train_reader.below_centre), 0.7 to 1
     times as large. Seen from low, the detector now and then boxes a die on its front face,
     beside the die's own box: in the two world renders looked at (wt85_191, wt83_055) 0.24 and
     0.26 sides low, 0.73 and 0.87 times the die, where the net, taught detector_error's 0.06
     sides alone, took the front face for the top and the photo was read wrongly as sure
     (READER_HISTORY.md, fifty-fourth try: taught this way it found such tops, but read fewer
     lawn photos right; not kept)."""
-    towards = np.pi / 2 + rng.uniform(-0.6, 0.6)
-    off = rng.uniform(0.1, 0.3) * side
-    return off * np.cos(towards), off * np.sin(towards), rng.uniform(0.7, 1.0), rng.uniform(-8, 8)
+    jx, jy = below_centre(side, rng, 0.1, 0.3)
+    return jx, jy, rng.uniform(0.7, 1.0), rng.uniform(-8, 8)
 
 
 def samples(scenes_with_faces, rng, augment, squash=0.0, low_boxes=0.0):
