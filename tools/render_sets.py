@@ -149,6 +149,9 @@ SETS = {
     "wt88": ("--count 300 --seed 441000 --world --prefix wt88_",
              "fifty-fourth try: an eighth test set drawn as yz-frozen is, rendered before the "
              "try's change and read only at its end"),
+    "wt89": ("--count 300 --seed 451000 --world --prefix wt89_",
+             "fifty-fifth try: a ninth test set drawn as yz-frozen is, rendered before the "
+             "try's change and read only at its end"),
 }
 
 
