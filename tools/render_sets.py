@@ -152,6 +152,9 @@ SETS = {
     "wt89": ("--count 300 --seed 451000 --world --prefix wt89_",
              "fifty-fifth try: a ninth test set drawn as yz-frozen is, rendered before the "
              "try's change and read only at its end"),
+    "wt90": ("--count 300 --seed 461000 --world --prefix wt90_",
+             "fifty-sixth try: a tenth test set drawn as yz-frozen is, rendered after wt89 "
+             "was read and before the try's candidate was judged"),
 }
 
 
