@@ -22,6 +22,11 @@
 #define YZ_VISION_MAX_CANDIDATES 256
 #define YZ_VISION_MAX_FACE 64      /* the largest face reader input geometry.c accepts */
 #define YZ_VISION_PIECE_OF_DIE 0.5 /* a peak under this share of the dice's side is a piece */
+/* A die with this share of its box inside the box of a die above it may be that die found again
+ * (its side face seen from low, or its top boxed twice): of the dev photos refused for too many
+ * dice, those it explains had a die found twice 58 times in 62 (verdict.c); read.c refines such a
+ * die's box even where it reads surely. */
+#define YZ_VISION_FOUND_AGAIN_INSIDE 0.25
 
 /* What the nets were trained with and the C must do the same way: models/pipeline.json, the
  * one place these numbers are written (the training scripts read it too). */

@@ -31,10 +31,6 @@
             box is a piece of that die: on the dev renders true dice left                          \
             uncertain lie at most 0.65 inside a sure die's box, pieces cluster                     \
             from 0.77 up */
-#define FOUND_AGAIN_INSIDE                                                                         \
-    0.25 /* a die with this share of its box inside the box of a die above it                      \
-            may be that die found again; of the dev photos refused for too many                    \
-            dice, those it explains had a die found twice 58 times in 62 */
 #define SAME_BOX                                                                                   \
     0.5 /* two boxes of one die share this much of their union or more (the                        \
            usual test in detection); a die a look again boxed together with a                      \
@@ -289,10 +285,10 @@ static void set_aside_pieces(yz_vision_result *result)
     result->n_dice = kept;
 }
 
-/* How many dice lie FOUND_AGAIN_INSIDE or more inside the box of a die above them in the photo
- * (its box's centre higher): each may be that die found a second time, by its side face seen
- * from low or by its top boxed twice. *first and *second are the pair that overlaps most, in
- * their order from the left. The side face of a die lies below its top in the photo; a die half
+/* How many dice lie YZ_VISION_FOUND_AGAIN_INSIDE or more inside the box of a die above them in
+ * the photo (its box's centre higher): each may be that die found a second time, by its side
+ * face seen from low or by its top boxed twice. *first and *second are the pair that overlaps most,
+ * in their order from the left. The side face of a die lies below its top in the photo; a die half
  * behind another lies above it, so the front die is the one counted. */
 static int count_found_again(const yz_vision_result *result, int *first, int *second)
 {
@@ -304,7 +300,7 @@ static int count_found_again(const yz_vision_result *result, int *first, int *se
             if (k == i || box_centre_y(&result->dice[i]) <= box_centre_y(&result->dice[k]))
                 continue;
             double share = box_inside_share(&result->dice[i], &result->dice[k]);
-            if (share < FOUND_AGAIN_INSIDE) continue;
+            if (share < YZ_VISION_FOUND_AGAIN_INSIDE) continue;
             again = 1;
             if (share > most) most = share, *first = i < k ? i : k, *second = i < k ? k : i;
         }
