@@ -385,10 +385,11 @@ static int inside_one_above(const dice_readings *r, int n, int d)
  * face boxed as a die (the refiner puts the box on the whole die, whose top shows another
  * value): its two readings are averaged, which leaves it unsure. Where every die reads surely
  * at first the refiner can only catch such a side face or piece, and only the dice lying where
- * one would (inside_one_above) are refined: with the count given that left 5 of the dev renders'
- * 24 wrong rolls reported sure unsure for no photo fewer read right, and costs nothing where no
- * die lies so. Refining every sure die avoided 8 of 22 there but none on a fresh test set, and
- * cost 4 ms of a 12 MP read (READER_HISTORY.md, fifty-third, fifty-fifth and fifty-sixth tries). */
+ * one would (inside_one_above) are refined. On the dev renders, with the count given, that
+ * turned 5 of 24 wrong rolls reported sure into refusals or right readings for no photo fewer
+ * read right, and it costs nothing where no die lies so. Refining every sure die turned 8 of 22
+ * there but none on a fresh test set, and cost 4 ms of a 12 MP read (READER_HISTORY.md,
+ * fifty-third, fifty-fifth and fifty-sixth tries). */
 static yz_vision_status read_refined(const yz_vision_nets *nets, const yz_vision_image *photo,
                                      int n, dice_readings *first, int *moved_box)
 {
