@@ -146,13 +146,6 @@ static int draw_banner(yz_cv_image *target, const yz_vision_result *result, doub
     return failed;
 }
 
-static double overlap(const double a[4], const double b[4])
-{
-    double w = fmin(a[0] + a[2], b[0] + b[2]) - fmax(a[0], b[0]);
-    double h = fmin(a[1] + a[3], b[1] + b[3]) - fmax(a[1], b[1]);
-    return w > 0 && h > 0 ? w * h : 0;
-}
-
 /* A die's label and where it goes. */
 typedef struct {
     char text[40];
@@ -203,9 +196,10 @@ static void place_labels(const yz_cv_image *target, const double boxes[][4], int
             double rect[4] = {fmin(fmax(at[k][0], 0), target->w - w),
                               fmin(fmax(at[k][1], 0), target->h - h), w, h};
             double band_rect[4] = {0, band[0], target->w, band[1]};
-            double cost = overlap(rect, band_rect);
+            double cost = yz_vision_common_area(rect, band_rect);
             for (int j = 0; j < n_dice; j++)
-                cost += overlap(rect, boxes[j]) + (j < i ? overlap(rect, labels[j].rect) : 0);
+                cost += yz_vision_common_area(rect, boxes[j]) +
+                        (j < i ? yz_vision_common_area(rect, labels[j].rect) : 0);
             if (cost < best_cost) {
                 best_cost = cost;
                 memcpy(label->rect, rect, sizeof rect);

@@ -2,6 +2,7 @@
 #ifndef YZ_VISION_INTERNAL_H
 #define YZ_VISION_INTERNAL_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +17,14 @@ yz_vision_status yz_vision_fail(yz_vision_error *err, yz_vision_status code, con
 
 /* Refuses a header size before anything is allocated for it. */
 yz_vision_status yz_vision_check_size(long w, long h, const char *name, yz_vision_error *err);
+
+/* The area boxes a and b share, each (x, y, w, h): its top-left corner and its size. */
+static inline double yz_vision_common_area(const double a[4], const double b[4])
+{
+    double w = fmin(a[0] + a[2], b[0] + b[2]) - fmax(a[0], b[0]);
+    double h = fmin(a[1] + a[3], b[1] + b[3]) - fmax(a[1], b[1]);
+    return w > 0 && h > 0 ? w * h : 0;
+}
 
 /* Working-size target when the caller passes 0, and the floor a JPEG's 1/8 steps keep. */
 #define YZ_VISION_DEFAULT_LONG_SIDE 1280

@@ -362,14 +362,13 @@ static int meets_another(const dice_readings *r, int n, int d, const yz_vision_c
 static int inside_one_above(const dice_readings *r, int n, int d)
 {
     const yz_vision_candidate *a = &r->dice[d];
+    double box_a[4] = {a->cx - a->w / 2, a->cy - a->h / 2, a->w, a->h};
     for (int o = 0; o < n; o++) {
         const yz_vision_candidate *b = &r->dice[o];
         if (o == d || b->cy >= a->cy) continue;
-        double w =
-            fmin(a->cx + a->w / 2, b->cx + b->w / 2) - fmax(a->cx - a->w / 2, b->cx - b->w / 2);
-        double h =
-            fmin(a->cy + a->h / 2, b->cy + b->h / 2) - fmax(a->cy - a->h / 2, b->cy - b->h / 2);
-        if (w > 0 && h > 0 && w * h >= YZ_VISION_FOUND_AGAIN_INSIDE * a->w * a->h) return 1;
+        double box_b[4] = {b->cx - b->w / 2, b->cy - b->h / 2, b->w, b->h};
+        if (yz_vision_common_area(box_a, box_b) >= YZ_VISION_FOUND_AGAIN_INSIDE * a->w * a->h)
+            return 1;
     }
     return 0;
 }

@@ -254,9 +254,9 @@ static double box_area(const yz_vision_die *die)
 /* The area a's box and b's share. */
 static double common_area(const yz_vision_die *a, const yz_vision_die *b)
 {
-    double w = fmin(a->box[0] + a->box[2], b->box[0] + b->box[2]) - fmax(a->box[0], b->box[0]);
-    double h = fmin(a->box[1] + a->box[3], b->box[1] + b->box[3]) - fmax(a->box[1], b->box[1]);
-    return w > 0 && h > 0 ? w * h : 0;
+    double ra[4] = {a->box[0], a->box[1], a->box[2], a->box[3]};
+    double rb[4] = {b->box[0], b->box[1], b->box[2], b->box[3]};
+    return yz_vision_common_area(ra, rb);
 }
 
 /* The share of a's box that lies inside b's. */
