@@ -155,6 +155,9 @@ SETS = {
     "wt90": ("--count 300 --seed 461000 --world --prefix wt90_",
              "fifty-sixth try: a tenth test set drawn as yz-frozen is, rendered after wt89 "
              "was read and before the try's candidate was judged"),
+    "wt91": ("--count 300 --seed 471000 --world --prefix wt91_",
+             "fifty-seventh try: an eleventh test set drawn as yz-frozen is, rendered before "
+             "the try's change and read only at its end"),
 }
 
 
