@@ -158,6 +158,9 @@ SETS = {
     "wt91": ("--count 300 --seed 471000 --world --prefix wt91_",
              "fifty-seventh try: an eleventh test set drawn as yz-frozen is, rendered before "
              "the try's change and read only at its end"),
+    "wt92": ("--count 300 --seed 481000 --world --prefix wt92_",
+             "fifty-eighth try: a twelfth test set drawn as yz-frozen is, rendered before the "
+             "try's change and read only at its end"),
 }
 
 
