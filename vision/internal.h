@@ -26,6 +26,13 @@ static inline double yz_vision_common_area(const double a[4], const double b[4])
     return w > 0 && h > 0 ? w * h : 0;
 }
 
+/* The share of box a (x, y, w, h) that lies inside box b. */
+static inline double yz_vision_inside_share(const double a[4], const double b[4])
+{
+    double area = a[2] * a[3];
+    return area > 0 ? yz_vision_common_area(a, b) / area : 0;
+}
+
 /* Working-size target when the caller passes 0, and the floor a JPEG's 1/8 steps keep. */
 #define YZ_VISION_DEFAULT_LONG_SIDE 1280
 #define YZ_VISION_MIN_LONG_SIDE 1000

@@ -367,8 +367,7 @@ static int inside_one_above(const dice_readings *r, int n, int d)
         const yz_vision_candidate *b = &r->dice[o];
         if (o == d || b->cy >= a->cy) continue;
         double box_b[4] = {b->cx - b->w / 2, b->cy - b->h / 2, b->w, b->h};
-        if (yz_vision_common_area(box_a, box_b) >= YZ_VISION_FOUND_AGAIN_INSIDE * a->w * a->h)
-            return 1;
+        if (yz_vision_inside_share(box_a, box_b) >= YZ_VISION_FOUND_AGAIN_INSIDE) return 1;
     }
     return 0;
 }

@@ -251,19 +251,29 @@ static double box_area(const yz_vision_die *die)
     return (double)die->box[2] * die->box[3];
 }
 
+/* A die's box as the (x, y, w, h) doubles internal.h's box helpers take. */
+static void box_rect(const yz_vision_die *die, double rect[4])
+{
+    for (int k = 0; k < 4; k++)
+        rect[k] = die->box[k];
+}
+
 /* The area a's box and b's share. */
 static double common_area(const yz_vision_die *a, const yz_vision_die *b)
 {
-    double ra[4] = {a->box[0], a->box[1], a->box[2], a->box[3]};
-    double rb[4] = {b->box[0], b->box[1], b->box[2], b->box[3]};
+    double ra[4], rb[4];
+    box_rect(a, ra);
+    box_rect(b, rb);
     return yz_vision_common_area(ra, rb);
 }
 
 /* The share of a's box that lies inside b's. */
 static double box_inside_share(const yz_vision_die *a, const yz_vision_die *b)
 {
-    double area = box_area(a);
-    return area > 0 ? common_area(a, b) / area : 0;
+    double ra[4], rb[4];
+    box_rect(a, ra);
+    box_rect(b, rb);
+    return yz_vision_inside_share(ra, rb);
 }
 
 /* A die the readers could not read whose box lies PIECE_INSIDE or more inside the box of a die
