@@ -161,6 +161,9 @@ SETS = {
     "wt92": ("--count 300 --seed 481000 --world --prefix wt92_",
              "fifty-eighth try: a twelfth test set drawn as yz-frozen is, rendered before the "
              "try's change and read only at its end"),
+    "wt93": ("--count 300 --seed 491000 --world --prefix wt93_",
+             "a thirteenth test set drawn as yz-frozen is, rendered in session 90 for the next "
+             "try and not read"),
 }
 
 
