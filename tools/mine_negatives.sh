@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Hard negatives for the training scripts: runs the reader over render folders and writes every
 # die it finds where the truth has none, each a false detection, to DIR/negatives.csv
-# (file,x,y,w,h, upright pixels). On scenes with no dice (tools/render_scenes.py --world
+# (file,x,y,w,h,reported, upright pixels). On scenes with no dice (tools/render_scenes.py --world
 # --clutter-only) that is every die found; on scenes with dice, every die found whose box
 # neither holds a true die's centre nor has its centre in a true die's box. train_reader.py
-# shows each as "no die" to the top reader, train_die_or_not.py as "not a die". Every peak the
-# detector finds counts here (min_die=0: the die-or-not net is not asked), so that the
-# die-or-not net learns from all the detector's mistakes, not only from those it already sees.
+# shows each as "no die" to the top reader, train_die_or_not.py as "not a die".
+# Two readings of each photo: first every peak the detector finds (min_die=0: the die-or-not net
+# is not asked), so that the die-or-not net learns from all the detector's mistakes, not only
+# from those it already sees (reported=0); then, where the truth has dice, the reader as it is,
+# told the true count, whose false dice (reported=1) are those that pass a photo as sure: its
+# looks again when short of dice find them, which the first reading never makes.
 # A shared photo set (labels.csv and images/) is mined the same way, its false detections
 # written to $YZ_NEGATIVES/<set>.csv, outside ../shared/data (train_reader.py's load_set reads
 # them from there).
@@ -26,8 +29,13 @@ for dir in "$@"; do
         files=$(tail -n +2 "$dir/scenes.csv" | cut -d, -f1)
     fi
     for file in $files; do
-        printf '%s\t' "$file"
+        printf '%s\t0\t' "$file"
         YARDZEE_TUNE=min_die=0 "$yardzee" read "$photos/$file" --expect any --json 2>/dev/null | tr -d '\n' || true
+        echo
+        count=$(awk -F, -v f="$file" '$1 == f' "$truth" | wc -l)
+        [ "$count" -gt 0 ] || continue
+        printf '%s\t1\t' "$file"
+        "$yardzee" read "$photos/$file" --expect "$count" --json 2>/dev/null | tr -d '\n' || true
         echo
     done | /usr/bin/python3 -c '
 import collections, csv, json, sys
@@ -37,9 +45,9 @@ with open(sys.argv[1], newline="") as f:
         truth[row["file"]].append([float(row[k]) for k in "xywh"])
 def inside(px, py, box):
     return box[0] <= px <= box[0] + box[2] and box[1] <= py <= box[1] + box[3]
-print("file,x,y,w,h")
+print("file,x,y,w,h,reported")
 for line in sys.stdin:
-    name, _, text = line.rstrip("\n").partition("\t")
+    name, reported, text = line.rstrip("\n").split("\t", 2)
     try:
         dice = json.loads(text).get("dice", [])
     except ValueError:
@@ -50,7 +58,7 @@ for line in sys.stdin:
         if any(inside(*centre, t) or inside(t[0] + t[2] / 2, t[1] + t[3] / 2, box)
                for t in truth[name]):
             continue
-        print(name + "," + ",".join(str(v) for v in box))
+        print(name + "," + ",".join(str(v) for v in box) + "," + reported)
 ' "$truth" >"$out.tmp"
     mv "$out.tmp" "$out"
     echo "$dir: $(($(wc -l <"$out") - 1)) false detections in $(echo "$files" | wc -w) photos"

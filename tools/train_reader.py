@@ -160,14 +160,15 @@ def is_shared_set(root):
     return (root / "labels.csv").exists()
 
 
-def load_set(root):
+def load_set(root, reported_repeat=1):
     """[(name, RGB image, [(value, x, y, w, h, top_visible)], held_out, [false detections
     (x, y, w, h)])] of one set: a render
     folder (truth.csv beside the JPEGs, whole-die boxes; every picture of scenes.csv, so that
     the scenes of --clutter-only, with no die, teach what is not a die) or a shared photo set
     (labels.csv and images/; a set with its own splits.csv trains on its "train" split only).
     The false detections come from tools/mine_negatives.sh: DIR/negatives.csv for a render
-    folder, $YZ_NEGATIVES/<set>.csv for a shared set."""
+    folder, $YZ_NEGATIVES/<set>.csv for a shared set; those the reader reported as dice with
+    the true count given (column reported = 1) are listed reported_repeat times."""
     shared = is_shared_set(root)
     rows = collections.defaultdict(list)
     with open(root / ("labels.csv" if shared else "truth.csv"), newline="") as f:
@@ -188,7 +189,9 @@ def load_set(root):
     if mined.exists():
         with open(mined, newline="") as f:
             for row in csv.DictReader(f):
-                negatives[row["file"]].append(tuple(float(row[k]) for k in "xywh"))
+                box = tuple(float(row[k]) for k in "xywh")
+                repeat = reported_repeat if row.get("reported") == "1" else 1
+                negatives[row["file"]].extend([box] * repeat)
     scenes = []
     for index, name in enumerate(sorted(rows)):
         image = cv2.imread(str(root / ("images" if shared else "") / name))  # EXIF applied
@@ -228,9 +231,9 @@ def seeded(threads, seed=1):
     return np.random.default_rng(seed)
 
 
-def load_split(roots):
+def load_split(roots, reported_repeat=1):
     """load_set of every root, split into (training scenes, held-out scenes)."""
-    scenes = [scene for root in roots for scene in load_set(root)]
+    scenes = [scene for root in roots for scene in load_set(root, reported_repeat)]
     train = [scene for scene in scenes if not scene[3]]
     val = [scene for scene in scenes if scene[3]]
     print(f"{len(train)} training scenes, {len(val)} validation scenes", flush=True)
