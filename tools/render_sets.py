@@ -163,7 +163,10 @@ SETS = {
              "try's change and read only at its end"),
     "wt93": ("--count 300 --seed 491000 --world --prefix wt93_",
              "a thirteenth test set drawn as yz-frozen is, rendered in session 90 for the next "
-             "try and not read"),
+             "try; its totals were read once for session 90's review, nothing tuned on it"),
+    "wt94": ("--count 300 --seed 501000 --world --prefix wt94_",
+             "fifty-ninth try: a fourteenth test set drawn as yz-frozen is, rendered before the "
+             "try's change and read only at its end"),
 }
 
 
