@@ -166,7 +166,12 @@ SETS = {
              "try; its totals were read once for session 90's review, nothing tuned on it"),
     "wt94": ("--count 300 --seed 501000 --world --prefix wt94_",
              "fifty-ninth try: a fourteenth test set drawn as yz-frozen is, rendered before the "
-             "try's change and read only at its end"),
+             "try's change and read only at its end (for the committed reader)"),
+    "ob94": ("--count 80 --seed 503000 --one-behind-another --long-side 640 --prefix ob94_",
+             "fifty-ninth try: lawn keep-set, a die half behind another"),
+    "wt95": ("--count 300 --seed 511000 --world --prefix wt95_",
+             "a fifteenth test set drawn as yz-frozen is, rendered in session 91 for the next "
+             "try and not read"),
 }
 
 
