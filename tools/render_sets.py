@@ -171,7 +171,7 @@ SETS = {
              "fifty-ninth try: lawn keep-set, a die half behind another"),
     "wt95": ("--count 300 --seed 511000 --world --prefix wt95_",
              "a fifteenth test set drawn as yz-frozen is, rendered in session 91 for the next "
-             "try and not read"),
+             "try; its totals were read once for session 91's review, nothing tuned on it"),
 }
 
 
