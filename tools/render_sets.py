@@ -172,6 +172,9 @@ SETS = {
     "wt95": ("--count 300 --seed 511000 --world --prefix wt95_",
              "a fifteenth test set drawn as yz-frozen is, rendered in session 91 for the next "
              "try; its totals were read once for session 91's review, nothing tuned on it"),
+    "wt96": ("--count 300 --seed 521000 --world --prefix wt96_",
+             "sixty-first try: a sixteenth test set drawn as yz-frozen is, rendered before the "
+             "try's change and read only at its end"),
 }
 
 
