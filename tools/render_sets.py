@@ -175,6 +175,9 @@ SETS = {
     "wt96": ("--count 300 --seed 521000 --world --prefix wt96_",
              "sixty-first try: a sixteenth test set drawn as yz-frozen is, rendered before the "
              "try's change and read only at its end"),
+    "wt97": ("--count 300 --seed 531000 --world --prefix wt97_",
+             "a seventeenth test set drawn as yz-frozen is, rendered in session 92 for the next "
+             "try and not read"),
 }
 
 
