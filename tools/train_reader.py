@@ -462,10 +462,13 @@ def detector_sample(image, dice, rng, augment, scale=None, colour_turn=0.0):
     return x, torch.from_numpy(heat), torch.from_numpy(size), torch.from_numpy(mask)
 
 
-def focal_loss(pred, heat):
+def focal_loss(pred, heat, labelled=None):
+    """CenterNet's focal loss; `labelled` (one flag a sample) leaves the others' maps out."""
     pred = pred.clamp(1e-4, 1 - 1e-4)
     pos = heat.eq(1).float()
     neg = 1 - pos
+    if labelled is not None:
+        pos, neg = (t * labelled[:, None, None].float() for t in (pos, neg))
     pos_loss = torch.log(pred) * (1 - pred) ** 2 * pos
     neg_loss = torch.log(1 - pred) * pred ** 2 * (1 - heat) ** 4 * neg
     n = pos.sum().clamp(min=1)
@@ -507,13 +510,39 @@ def pasted_scene(train, masks, sources, rng):
                         rng, ground()[0])
 
 
+def read_right(photos_csv):
+    """The photos a `yardzee eval --photos` file says were read entirely right, none wrong-sure."""
+    with open(photos_csv, newline="") as f:
+        return {row["file"] for row in csv.DictReader(f)
+                if row["status"] == "ok" and row["wrong_ok"] == "0"}
+
+
+def detector_roles(train, keep_sets, keep_where_right):
+    """(learns its labels, keeps the teacher's maps) for each training scene. A keep-set's scenes
+    do both. keep_where_right maps a folder name to the photos the teacher's reader reads right
+    there (read_right): those keep the teacher's maps alone, since labels of dice the teacher
+    misses would pull against its maps; the folder's other photos learn their labels alone."""
+    roles = []
+    for name, *_ in train:
+        folder, file = name.split("/")[0], name.split("/")[-1]
+        if folder in keep_where_right:
+            right = file in keep_where_right[folder]
+            roles.append((not right, right))
+        else:
+            roles.append((True, folder in keep_sets))
+    return roles
+
+
 def train_detector(train, val, epochs, rng, net=None, max_lr=3e-3, colour_turn=0.0,
-                   teacher=None, keep_sets=(), keep_weight=1.0, paste=0.0, masks=None):
+                   teacher=None, keep_sets=(), keep_weight=1.0, paste=0.0, masks=None,
+                   keep_where_right=None):
     """With a teacher, the scenes of keep_sets (folder names) also pull the net towards what the
     teacher (the committed detector, or --teacher's) sees there (keep_loss): a fine-tune on a
     wider world keeps what it did on the lawn, box sizes included, which vision/'s rules build
-    on. With paste, that share of the samples is a pasted_scene (masks: paste_dice.load_masks)."""
+    on; keep_where_right as in detector_roles. With paste, that share of the samples is a
+    pasted_scene (masks: paste_dice.load_masks)."""
     net = net or Detector()
+    roles = detector_roles(train, keep_sets, keep_where_right or {})
     sources = paste_sources(train, masks)
     if paste:
         print(f"pasting the dice of {len(sources)} renders into {paste:.0%} of the samples",
@@ -525,19 +554,23 @@ def train_detector(train, val, epochs, rng, net=None, max_lr=3e-3, colour_turn=0
         order = rng.permutation(len(train))
         total = 0.0
         for start in range(0, len(order), 4):
-            batch, keep = [], []
+            batch, labelled, keep = [], [], []
             for i in order[start:start + 4]:
-                keep.append(train[i][0].split("/")[0] in keep_sets)
+                labelled.append(roles[i][0])
+                keep.append(roles[i][1])
                 image, dice = train[i][1], train[i][2]
                 if paste and sources and rng.random() < paste:
                     image, dice = pasted_scene(train, masks, sources, rng)
+                    labelled[-1] = True
                 closer = second_look(image, dice) if rng.random() < 0.5 else None
                 batch.append(detector_sample(*closer[:2], rng, True, closer[2], colour_turn)
                              if closer else
                              detector_sample(image, dice, rng, True, colour_turn=colour_turn))
             x, heat, size, mask = (torch.stack(t) for t in zip(*batch))
             out = net(x.float())
-            loss = focal_loss(out[:, 0], heat)
+            labelled = torch.tensor(labelled)
+            mask = mask * labelled[:, None, None]
+            loss = focal_loss(out[:, 0], heat, labelled)
             loss = loss + 0.5 * (F.l1_loss(out[:, 1:], size, reduction="none") * mask[:, None]).sum() / mask.sum().clamp(min=1)
             if teacher is not None and any(keep):
                 kept = torch.tensor(keep)
@@ -1113,6 +1146,11 @@ def main():
                         help="fine-tune: comma-separated folder names whose scenes also keep "
                              "the --init-from detector's maps (keep_loss) and whole-die "
                              "reader's readings (keep_readings)")
+    parser.add_argument("--keep-where-right", action="append", default=[], metavar="NAME=CSV",
+                        help="fine-tune the detector: of folder NAME, the photos CSV (`yardzee "
+                             "eval --photos` of the --init-from reader) says were read right "
+                             "keep the teacher's maps without their labels, the others learn "
+                             "their labels alone (detector_roles); repeatable")
     parser.add_argument("--teacher", type=pathlib.Path, default=None,
                         help="fine-tune, with --keep-sets: the exported detector whose maps "
                              "they keep (a single one or a pair), instead of the --init-from one")
@@ -1156,6 +1194,12 @@ def main():
         return
     if not args.train:
         parser.error("name the render folders and photo sets to train on")
+    keep_where_right = {}
+    for pair in args.keep_where_right:
+        name, _, photos = pair.partition("=")
+        if not photos:
+            parser.error(f"--keep-where-right {pair}: expected NAME=CSV")
+        keep_where_right[name] = read_right(photos)
     rng = seeded(args.threads)
     train, val = ([scene[:3] + scene[4:] for scene in part] for part in load_split(args.train))
     args.out.mkdir(exist_ok=True)
@@ -1179,7 +1223,7 @@ def main():
                                             np.random.default_rng(13))
         else:
             load_exported(det, det_file, (1, 3, DET_SIDE, DET_SIDE))
-        if args.keep_sets:
+        if args.keep_sets or args.keep_where_right:
             teacher = load_detector(args.teacher or det_file)
         reader_file = args.init_from / "top_reader.onnx"
         file_width = exported_reader_width(reader_file)
@@ -1212,7 +1256,7 @@ def main():
                                                     set(filter(None, args.keep_sets.split(","))),
                                                     args.keep_weight, args.paste,
                                                     pd.load_masks(args.train) if args.paste
-                                                    else None),
+                                                    else None, keep_where_right),
                         det, lambda net: net, (1, 3, DET_SIDE, DET_SIDE), "dice_detector.onnx",
                         started)
     reader = train_or_load(args, "reader",
