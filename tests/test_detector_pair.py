@@ -13,27 +13,14 @@ import subprocess
 import sys
 import tempfile
 
-try:
-    import cv2
-    import numpy as np
-    import onnx  # noqa: F401 (train_reader reads pair files with it)
-    import torch
-    import torch.nn as nn
-except ImportError as missing:
-    print(f"skipped: {missing.name} is not installed")
-    sys.exit(77)
+import tool_checks
+from tool_checks import TOOLS, check, finish
 
-TOOLS = pathlib.Path(__file__).resolve().parent.parent / "tools"
-sys.path.insert(0, str(TOOLS))
-import train_reader as tr  # noqa: E402
-
-failures = []
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
+tr = tool_checks.train_reader("onnx")  # onnx: train_reader reads pair files with it
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+import torch.nn as nn  # noqa: E402
 
 
 class Fixed(nn.Module):
@@ -168,7 +155,4 @@ with tempfile.TemporaryDirectory() as tmp:
           f"a fresh world half beside a lawn half from a file: the lawn half computes what it "
           f"did after a training pass (differs by {error:.1e})")
 
-if failures:
-    print(f"{len(failures)} checks failed")
-    sys.exit(1)
-print("all checks passed")
+finish()

@@ -5,32 +5,17 @@ samples out (focal_loss's labelled flags) against the loss of the labelled sampl
 
   tests/test_detector_roles.py
 
-Exits 1 on a failed check; 77 (skipped) without python3-torch, python3-onnx or python3-opencv
+Exits 1 on a failed check; 77 (skipped) without python3-torch, python3-numpy or python3-opencv
 (tools/setup.sh --train installs them).
 """
 import pathlib
-import sys
 import tempfile
 
-try:
-    import cv2  # noqa: F401 (train_reader needs it)
-    import onnx  # noqa: F401
-    import torch
-except ImportError as missing:
-    print(f"skipped: {missing.name} is not installed")
-    sys.exit(77)
+import tool_checks
+from tool_checks import check, finish
 
-TOOLS = pathlib.Path(__file__).resolve().parent.parent / "tools"
-sys.path.insert(0, str(TOOLS))
-import train_reader as tr  # noqa: E402
-
-failures = []
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
+tr = tool_checks.train_reader()
+import torch  # noqa: E402
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -66,7 +51,4 @@ masked.backward()
 check(bool((pred.grad[1] == 0).all()) and bool((pred.grad[0] != 0).any()),
       "focal_loss: an unlabelled sample's map gets no gradient")
 
-if failures:
-    print(f"{len(failures)} check(s) failed")
-    sys.exit(1)
-print("all checks passed")
+finish()

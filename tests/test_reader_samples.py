@@ -12,28 +12,12 @@ Exits 1 on a failed check; 77 (skipped) without python3-torch or python3-opencv
 (tools/setup.sh --train installs them).
 """
 import math
-import pathlib
-import sys
 
-try:
-    import cv2  # noqa: F401 (train_reader cuts its crops with it)
-    import numpy as np
-    import torch  # noqa: F401 (train_reader builds its nets with it)
-except ImportError as missing:
-    print(f"skipped: {missing.name} is not installed")
-    sys.exit(77)
+import tool_checks
+from tool_checks import check, finish
 
-TOOLS = pathlib.Path(__file__).resolve().parent.parent / "tools"
-sys.path.insert(0, str(TOOLS))
-import train_reader as tr  # noqa: E402
-
-failures = []
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
+tr = tool_checks.train_reader()
+import numpy as np  # noqa: E402
 
 
 IMAGE = np.zeros((480, 640, 3), np.uint8)
@@ -148,7 +132,4 @@ check(tr.augment_batch([patch], np.random.default_rng(9), 1.0, False)[1] is None
       tr.augment_batch([patch], np.random.default_rng(9), 0.0, True)[1] is None,
       "and no twins when no teacher asks or no colour is turned")
 
-if failures:
-    print(f"{len(failures)} checks failed")
-    sys.exit(1)
-print("all checks passed")
+finish()
