@@ -179,8 +179,8 @@ SETS = {
              "a seventeenth test set drawn as yz-frozen is, rendered in session 92 for the next "
              "try and read once at the sixty-second try's end (committed reader)"),
     "wt98": ("--count 300 --seed 541000 --world --prefix wt98_",
-             "an eighteenth test set drawn as yz-frozen is, rendered in session 93 for the next "
-             "try and not read"),
+             "an eighteenth test set drawn as yz-frozen is, rendered in session 93 before the "
+             "sixty-third try's change and read only at its end"),
 }
 
 
