@@ -1194,6 +1194,8 @@ def main():
         return
     if not args.train:
         parser.error("name the render folders and photo sets to train on")
+    if args.keep_where_right and not args.init_from:
+        parser.error("--keep-where-right holds the --init-from detector's maps: name it")
     keep_where_right = {}
     for pair in args.keep_where_right:
         name, _, photos = pair.partition("=")
