@@ -181,6 +181,9 @@ SETS = {
     "wt98": ("--count 300 --seed 541000 --world --prefix wt98_",
              "an eighteenth test set drawn as yz-frozen is, rendered in session 93 before the "
              "sixty-third try's change and read only at its end"),
+    "wt99": ("--count 300 --seed 551000 --world --prefix wt99_",
+             "a nineteenth test set drawn as yz-frozen is, rendered in session 94 before its "
+             "change and read only at its end"),
 }
 
 

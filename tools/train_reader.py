@@ -155,12 +155,23 @@ def held_out(name, index, shared):
     return int(name.split("_")[-1].split(".")[0]) % 7 == 6
 
 
+def dev_quarter(root):
+    """The photos of a shared set with its own splits.csv that --dev-quarter leaves out of
+    training and validation: every 4th of its "train" split by name, a dev set of real photos no
+    net learns from (tools/dev_quarter.py writes it as an eval folder). Empty for other sets."""
+    if not (root / "splits.csv").exists():
+        return set()
+    with open(root / "splits.csv", newline="") as f:
+        names = sorted(row["file"] for row in csv.DictReader(f) if row["split"] == "train")
+    return set(names[3::4])
+
+
 def is_shared_set(root):
     """Whether root is a shared photo set (labels.csv and images/), not a render folder."""
     return (root / "labels.csv").exists()
 
 
-def load_set(root, reported_repeat=1):
+def load_set(root, reported_repeat=1, without=frozenset()):
     """[(name, RGB image, [(value, x, y, w, h, top_visible)], held_out, [false detections
     (x, y, w, h)])] of one set: a render
     folder (truth.csv beside the JPEGs, whole-die boxes; every picture of scenes.csv, so that
@@ -168,7 +179,8 @@ def load_set(root, reported_repeat=1):
     (labels.csv and images/; a set with its own splits.csv trains on its "train" split only).
     The false detections come from tools/mine_negatives.sh: DIR/negatives.csv for a render
     folder, $YZ_NEGATIVES/<set>.csv for a shared set; those the reader reported as dice with
-    the true count given (column reported = 1) are listed reported_repeat times."""
+    the true count given (column reported = 1) are listed reported_repeat times. The photos
+    named in without are left out."""
     shared = is_shared_set(root)
     rows = collections.defaultdict(list)
     with open(root / ("labels.csv" if shared else "truth.csv"), newline="") as f:
@@ -194,6 +206,8 @@ def load_set(root, reported_repeat=1):
                 negatives[row["file"]].extend([box] * repeat)
     scenes = []
     for index, name in enumerate(sorted(rows)):
+        if name in without:
+            continue
         image = cv2.imread(str(root / ("images" if shared else "") / name))  # EXIF applied
         if image is None:
             continue
@@ -231,9 +245,12 @@ def seeded(threads, seed=1):
     return np.random.default_rng(seed)
 
 
-def load_split(roots, reported_repeat=1):
-    """load_set of every root, split into (training scenes, held-out scenes)."""
-    scenes = [scene for root in roots for scene in load_set(root, reported_repeat)]
+def load_split(roots, reported_repeat=1, with_dev_quarter=True):
+    """load_set of every root, split into (training scenes, held-out scenes); without each
+    set's dev_quarter unless with_dev_quarter."""
+    scenes = [scene for root in roots
+              for scene in load_set(root, reported_repeat,
+                                    frozenset() if with_dev_quarter else dev_quarter(root))]
     train = [scene for scene in scenes if not scene[3]]
     val = [scene for scene in scenes if scene[3]]
     print(f"{len(train)} training scenes, {len(val)} validation scenes", flush=True)
@@ -1151,6 +1168,10 @@ def main():
                              "eval --photos` of the --init-from reader) says were read right "
                              "keep the teacher's maps without their labels, the others learn "
                              "their labels alone (detector_roles); repeatable")
+    parser.add_argument("--dev-quarter", action="store_true",
+                        help="leave each split set's dev_quarter (every 4th photo of its train "
+                             "split) out, to be read as a dev set of real photos "
+                             "(tools/dev_quarter.py)")
     parser.add_argument("--teacher", type=pathlib.Path, default=None,
                         help="fine-tune, with --keep-sets: the exported detector whose maps "
                              "they keep (a single one or a pair), instead of the --init-from one")
@@ -1203,7 +1224,8 @@ def main():
             parser.error(f"--keep-where-right {pair}: expected NAME=CSV")
         keep_where_right[name] = read_right(photos)
     rng = seeded(args.threads)
-    train, val = ([scene[:3] + scene[4:] for scene in part] for part in load_split(args.train))
+    train, val = ([scene[:3] + scene[4:] for scene in part]
+                  for part in load_split(args.train, with_dev_quarter=not args.dev_quarter))
     args.out.mkdir(exist_ok=True)
     started = time.time()
     args.cache.mkdir(exist_ok=True)
