@@ -59,6 +59,11 @@ with tempfile.TemporaryDirectory() as tmp:
                                 "t8.jpg"] and names(kept_val) == names(val),
           "load_split without the dev quarter: it is neither trained on nor validated on")
 
+    crop_nets = tr.crop_net_arguments("", "", 1, 1e-3)  # train_die_or_not's, the refiner's
+    check(crop_nets.parse_args([tmp, "--dev-quarter"]).dev_quarter and
+          not crop_nets.parse_args([tmp]).dev_quarter,
+          "crop_net_arguments: --dev-quarter, off unless given")
+
     out = pathlib.Path(tmp) / "dev"
     run = subprocess.run([sys.executable, str(TOOLS / "dev_quarter.py"), str(root), str(out)],
                          capture_output=True, text=True)

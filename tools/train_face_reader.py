@@ -52,10 +52,10 @@ import torch.nn as nn
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from train_reader import (CROP, CROP_SCALE, NO_ERROR, PIPELINE, ReaderExport,  # noqa: E402
-                          augment_batch, block, crop, detector_error, draw_squash, export,
-                          half_die_negative, lawn_negative, load_exported, load_split,
-                          reading_loss, revive_norms, run_exported, seeded, taught_target,
-                          to_tensor, train_epoch)
+                          add_dev_quarter_argument, augment_batch, block, crop, detector_error,
+                          draw_squash, export, half_die_negative, lawn_negative, load_exported,
+                          load_split, reading_loss, revive_norms, run_exported, seeded,
+                          taught_target, to_tensor, train_epoch)
 
 FACE = PIPELINE["face_reader"]["face"]  # face crop side (models/pipeline.json)
 FACE_MARGIN = PIPELINE["face_reader"]["face_margin"]  # the face quad grown about its centre
@@ -201,6 +201,7 @@ def main():
     parser.add_argument("--live-norms", action="store_true",
                         help="fine-tune: the BatchNorms learn again (train_reader.revive_norms) "
                              "instead of staying folded into the convolutions")
+    add_dev_quarter_argument(parser)
     args = parser.parse_args()
     if args.keep_sets and not args.init_from:
         parser.error("--keep-sets keeps the --init-from face reader's readings: name it")
@@ -209,7 +210,8 @@ def main():
     started = time.time()
     top_face = cv2.dnn.readNetFromONNX(str(args.top_face))
     train_set, val_set = ([scene[:3] + scene[4:] for scene in part]
-                          for part in load_split(args.train))
+                          for part in load_split(args.train,
+                                                 with_dev_quarter=not args.dev_quarter))
     xs, ys, folders = face_samples(train_set, top_face, rng, VARIANTS, args.squash)
     vx, vy, _ = face_samples(val_set, top_face, np.random.default_rng(7), 1)
     print(f"{len(xs)} training faces, {len(vx)} validation faces ({time.time() - started:.0f} s)",

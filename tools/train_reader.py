@@ -221,10 +221,18 @@ def load_set(root, reported_repeat=1, without=frozenset()):
     return scenes
 
 
+def add_dev_quarter_argument(parser):
+    """--dev-quarter, for every training script that reads the shared sets through load_split."""
+    parser.add_argument("--dev-quarter", action="store_true",
+                        help="leave each split set's dev_quarter (every 4th photo of its train "
+                             "split) out, to be read as a dev set of real photos "
+                             "(tools/dev_quarter.py)")
+
+
 def crop_net_arguments(doc, train_help, epochs, max_lr):
     """The command line the nets that start from the whole-die reader's layers share
     (train_die_or_not.py, train_box_refiner.py): the folders, --out, --epochs, --max-lr,
-    --threads and --init-from."""
+    --threads, --init-from and --dev-quarter."""
     parser = argparse.ArgumentParser(description=doc,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("train", type=pathlib.Path, nargs="+", help=train_help)
@@ -234,6 +242,7 @@ def crop_net_arguments(doc, train_help, epochs, max_lr):
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--init-from", type=pathlib.Path, default=pathlib.Path("models"),
                         help="the folder whose top_reader.onnx gives the starting features")
+    add_dev_quarter_argument(parser)
     return parser
 
 
@@ -1168,10 +1177,7 @@ def main():
                              "eval --photos` of the --init-from reader) says were read right "
                              "keep the teacher's maps without their labels, the others learn "
                              "their labels alone (detector_roles); repeatable")
-    parser.add_argument("--dev-quarter", action="store_true",
-                        help="leave each split set's dev_quarter (every 4th photo of its train "
-                             "split) out, to be read as a dev set of real photos "
-                             "(tools/dev_quarter.py)")
+    add_dev_quarter_argument(parser)
     parser.add_argument("--teacher", type=pathlib.Path, default=None,
                         help="fine-tune, with --keep-sets: the exported detector whose maps "
                              "they keep (a single one or a pair), instead of the --init-from one")
