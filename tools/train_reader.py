@@ -155,15 +155,24 @@ def held_out(name, index, shared):
     return int(name.split("_")[-1].split(".")[0]) % 7 == 6
 
 
-def dev_quarter(root):
-    """The photos of a shared set with its own splits.csv that --dev-quarter leaves out of
-    training and validation: every 4th of its "train" split by name, a dev set of real photos no
-    net learns from (tools/dev_quarter.py writes it as an eval folder). Empty for other sets."""
+def read_splits(root):
+    """{file: split} of a set's own splits.csv (train, valid, test); empty without one."""
     if not (root / "splits.csv").exists():
-        return set()
+        return {}
     with open(root / "splits.csv", newline="") as f:
-        names = sorted(row["file"] for row in csv.DictReader(f) if row["split"] == "train")
-    return set(names[3::4])
+        return {row["file"]: row["split"] for row in csv.DictReader(f)}
+
+
+def dev_quarter_of(split):
+    """The photos --dev-quarter leaves out of training and validation, of a read_splits: every
+    4th of the "train" split by name, a dev set of real photos no net learns from."""
+    return set(sorted(name for name, part in split.items() if part == "train")[3::4])
+
+
+def dev_quarter(root):
+    """dev_quarter_of a set's splits.csv (tools/dev_quarter.py writes it as an eval folder);
+    empty for a set without one."""
+    return dev_quarter_of(read_splits(root))
 
 
 def is_shared_set(root):
@@ -171,7 +180,7 @@ def is_shared_set(root):
     return (root / "labels.csv").exists()
 
 
-def load_set(root, reported_repeat=1, without=frozenset()):
+def load_set(root, reported_repeat=1, leave_dev_quarter=False):
     """[(name, RGB image, [(value, x, y, w, h, top_visible)], held_out, [false detections
     (x, y, w, h)])] of one set: a render
     folder (truth.csv beside the JPEGs, whole-die boxes; every picture of scenes.csv, so that
@@ -179,8 +188,8 @@ def load_set(root, reported_repeat=1, without=frozenset()):
     (labels.csv and images/; a set with its own splits.csv trains on its "train" split only).
     The false detections come from tools/mine_negatives.sh: DIR/negatives.csv for a render
     folder, $YZ_NEGATIVES/<set>.csv for a shared set; those the reader reported as dice with
-    the true count given (column reported = 1) are listed reported_repeat times. The photos
-    named in without are left out."""
+    the true count given (column reported = 1) are listed reported_repeat times. With
+    leave_dev_quarter, the set's dev_quarter_of its splits is left out."""
     shared = is_shared_set(root)
     rows = collections.defaultdict(list)
     with open(root / ("labels.csv" if shared else "truth.csv"), newline="") as f:
@@ -190,10 +199,8 @@ def load_set(root, reported_repeat=1, without=frozenset()):
         with open(root / "scenes.csv", newline="") as f:
             for row in csv.DictReader(f):
                 rows.setdefault(row["file"], [])
-    split = {}
-    if (root / "splits.csv").exists():
-        with open(root / "splits.csv", newline="") as f:
-            split = {row["file"]: row["split"] for row in csv.DictReader(f)}
+    split = read_splits(root)
+    without = dev_quarter_of(split) if leave_dev_quarter else set()
     negatives = collections.defaultdict(list)  # tools/mine_negatives.sh's false detections
     # A shared set's are kept outside ../shared/data, in $YZ_NEGATIVES/<set>.csv.
     mined = (pathlib.Path(os.environ["YZ_NEGATIVES"]) / f"{root.name}.csv"
@@ -258,8 +265,7 @@ def load_split(roots, reported_repeat=1, with_dev_quarter=True):
     """load_set of every root, split into (training scenes, held-out scenes); without each
     set's dev_quarter unless with_dev_quarter."""
     scenes = [scene for root in roots
-              for scene in load_set(root, reported_repeat,
-                                    frozenset() if with_dev_quarter else dev_quarter(root))]
+              for scene in load_set(root, reported_repeat, not with_dev_quarter)]
     train = [scene for scene in scenes if not scene[3]]
     val = [scene for scene in scenes if scene[3]]
     print(f"{len(train)} training scenes, {len(val)} validation scenes", flush=True)
