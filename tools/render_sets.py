@@ -184,6 +184,9 @@ SETS = {
     "wt99": ("--count 300 --seed 551000 --world --prefix wt99_",
              "a nineteenth test set drawn as yz-frozen is, rendered in session 94 before its "
              "change and read only at its end"),
+    "wt100": ("--count 300 --seed 561000 --world --prefix wt100_",
+              "a twentieth test set drawn as yz-frozen is, rendered in session 95 before its "
+              "change and read only at its end"),
 }
 
 
