@@ -836,6 +836,35 @@ static void two_readers_make_one_reading(void **state)
                        1e-6);
 }
 
+/* The closer look at overlapping dice (lawn_072): the first look boxed a die half behind
+ * another together with it; the closer look sees two peaks in that box, both nearer its centre
+ * than a third of a die. The nearer is the die the first look saw, the farther a die of its own,
+ * and the merged box gives way to the nearer peak's. Two touching dice the first look saw apart
+ * stay two, and a die the closer look sees again adds nothing. */
+static void a_die_half_behind_another_is_parted_by_the_closer_look(void **state)
+{
+    (void)state;
+    const int window[4] = {100, 200, 400, 400};
+    const double first[3][4] = {{280, 385, 79, 90},  /* two dice, boxed as one */
+                                {380, 390, 66, 66},  /* a die touching it */
+                                {200, 300, 60, 60}}; /* a die apart */
+    const double closer[4][4] = {
+        {278, 392, 66, 66}, {281, 368, 62, 62}, {381, 391, 65, 65}, {201, 299, 61, 61}};
+    double dice[8][4];
+    int n = yz_vision_testing_closer_look(1000, 750, window, first, 3, closer, 4, dice);
+    assert_int_equal(n, 4);
+    for (int i = 0; i < 4; i++) {
+        const double *want = i == 0 ? closer[0] : i == 3 ? closer[1] : first[i];
+        for (int k = 0; k < 4; k++)
+            assert_true(fabs(dice[i][k] - want[k]) < 1e-9);
+    }
+    /* The same peaks, the farther of the two in the merged box alone: one die, its box kept. */
+    n = yz_vision_testing_closer_look(1000, 750, window, first, 3, closer + 1, 3, dice);
+    assert_int_equal(n, 3);
+    for (int k = 0; k < 4; k++)
+        assert_true(fabs(dice[0][k] - first[0][k]) < 1e-9);
+}
+
 /* The first photos of the lawn set: a five-dice photo is read right or refused, never read
  * wrong; a photo of four or six dice is always refused. And most are read: 17 of their 18
  * five-dice photos when this floor was set; fewer than 15 is a broken reader. */
@@ -1205,6 +1234,7 @@ int main(void)
         cmocka_unit_test(two_readers_make_one_reading),
         cmocka_unit_test(only_unsure_dice_are_read_again),
         cmocka_unit_test(every_failed_allocation_gives_a_clean_error),
+        cmocka_unit_test(a_die_half_behind_another_is_parted_by_the_closer_look),
         cmocka_unit_test(lawn_photos_are_read_right_or_refused),
         cmocka_unit_test(hard_photos_are_read_as_a_person_would),
         cmocka_unit_test(a_photo_taken_close_to_the_dice_is_read_as_from_farther),

@@ -362,19 +362,31 @@ static int cut_by_window(const yz_vision_image *photo, const int window[4],
 }
 
 /* A look taken only for a die hidden half behind another adds the dice it alone sees to those
- * `found` by the first, but none the window's edge cuts. A die of the first keeps its box, of a
- * size the detector reads well, unless an added die lies in it: then it was two dice merged,
- * and the closer look's box is its. */
+ * `found` by the first, but none the window's edge cuts. A peak of the closer look is a die the
+ * first saw when it is the nearest of the closer peaks to that die: the closer look keeps one
+ * peak per die, so a second peak near one merged box (a die half behind another, boxed with it
+ * at the first look) is a die of its own. A die of the first keeps its box, of a size the
+ * detector reads well, unless an added die lies in it: then it was two dice merged, and the
+ * closer look's box is its. */
 static void add_what_only_it_sees(const yz_vision_image *photo, const int window[4],
                                   const yz_vision_candidate *closer, int n_closer,
                                   yz_vision_candidate *found, int *n_found)
 {
     int n_first = *n_found, seen_by[YZ_VISION_MAX_CANDIDATES];
+    double away[YZ_VISION_MAX_CANDIDATES];
     for (int i = 0; i < n_closer; i++) {
         seen_by[i] = -1;
-        for (int k = 0; k < n_first && seen_by[i] < 0; k++)
-            if (same_die(&closer[i], &found[k])) seen_by[i] = k;
+        for (int k = 0; k < n_first; k++) {
+            double d = hypot(closer[i].cx - found[k].cx, closer[i].cy - found[k].cy);
+            if (same_die(&closer[i], &found[k]) && (seen_by[i] < 0 || d < away[i])) {
+                seen_by[i] = k;
+                away[i] = d;
+            }
+        }
     }
+    for (int i = 0; i < n_closer; i++)
+        for (int j = 0; j < n_closer && seen_by[i] >= 0; j++)
+            if (j != i && seen_by[j] == seen_by[i] && away[j] < away[i]) seen_by[i] = -1;
     for (int i = 0; i < n_closer && *n_found < YZ_VISION_MAX_CANDIDATES; i++) {
         if (seen_by[i] >= 0 || cut_by_window(photo, window, &closer[i])) continue;
         for (int m = 0; m < n_closer; m++)
@@ -417,4 +429,26 @@ yz_vision_status yz_vision_find_dice(const yz_vision_nets *nets, const yz_vision
         if (!inside && *n_found < YZ_VISION_MAX_CANDIDATES) found[(*n_found)++] = first[i];
     }
     return status;
+}
+
+int yz_vision_testing_closer_look(int photo_w, int photo_h, const int window[4],
+                                  const double first[][4], int n_first, const double closer[][4],
+                                  int n_closer, double dice[][4])
+{
+    yz_vision_image photo = {photo_w, photo_h, NULL};
+    yz_vision_candidate found[YZ_VISION_MAX_CANDIDATES], seen[YZ_VISION_MAX_CANDIDATES];
+    for (int i = 0; i < n_first; i++)
+        found[i] = (yz_vision_candidate){1, first[i][0], first[i][1], first[i][2], first[i][3], 0};
+    for (int i = 0; i < n_closer; i++)
+        seen[i] =
+            (yz_vision_candidate){1, closer[i][0], closer[i][1], closer[i][2], closer[i][3], 0};
+    int n_found = n_first;
+    add_what_only_it_sees(&photo, window, seen, n_closer, found, &n_found);
+    for (int i = 0; i < n_found; i++) {
+        dice[i][0] = found[i].cx;
+        dice[i][1] = found[i].cy;
+        dice[i][2] = found[i].w;
+        dice[i][3] = found[i].h;
+    }
+    return n_found;
 }

@@ -18,6 +18,13 @@ void yz_vision_testing_verdict(yz_vision_result *result, int expect);
 void yz_vision_testing_combine_readers(const float whole_die[7], const float face[7],
                                        double face_alone, float combined[7]);
 
+/* detect.c's closer look at overlapping dice: the dice the first look found (first[i] = {cx, cy,
+ * w, h}, pixels of a photo_w x photo_h photo) with what the closer look at window = {x, y, w, h}
+ * alone sees (closer) added, into dice; returns how many. */
+int yz_vision_testing_closer_look(int photo_w, int photo_h, const int window[4],
+                                  const double first[][4], int n_first, const double closer[][4],
+                                  int n_closer, double dice[][4]);
+
 /* Where the annotated picture puts each die's label, plate included: rects[i] = {x, y, w, h}
  * for result->dice[i], on a picture picture_w x picture_h showing the full-size photo scaled by
  * scale (no banner). */
