@@ -20,7 +20,8 @@ void yz_vision_testing_combine_readers(const float whole_die[7], const float fac
 
 /* detect.c's closer look at overlapping dice: the dice the first look found (first[i] = {cx, cy,
  * w, h}, pixels of a photo_w x photo_h photo) with what the closer look at window = {x, y, w, h}
- * alone sees (closer) added, into dice; returns how many. */
+ * alone sees (closer) added, into dice (room for n_first + n_closer, each at most 256);
+ * returns how many. */
 int yz_vision_testing_closer_look(int photo_w, int photo_h, const int window[4],
                                   const double first[][4], int n_first, const double closer[][4],
                                   int n_closer, double dice[][4]);
