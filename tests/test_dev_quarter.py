@@ -73,6 +73,8 @@ with tempfile.TemporaryDirectory() as tmp:
     check([row["file"] for row in rows] == ["t3.jpg"] and rows[0]["w"] == "20",
           "dev_quarter.py: the quarter's truth rows, the photo of 33 dice left out")
     check(sorted(p.name for p in out.glob("*.jpg")) == ["t3.jpg"], "dev_quarter.py: its photos")
+    check([(name.split("/")[-1], held) for name, _, _, held, _ in tr.load_set(out)] ==
+          [("t3.jpg", True)], "dev_quarter.py: load_set reads the folder as held out")
 
     from dev_quarter import clean_dots  # noqa: E402  (tools/ is on the path: train_reader)
     cleaned = clean_dots(cv2.imread(str(root / "images" / "t3.png")))

@@ -3,10 +3,14 @@
 split by name) as a folder `yardzee eval` reads: OUT/truth.csv and the photos. Nets trained with
 train_reader.py --dev-quarter never learn from it, so it is a dev set of real photos to trace
 mistakes on, which the unseen splits (the measured part, tools/eval_shared.sh) must not be.
+OUT/splits.csv puts every photo in a split "dev", so that train_reader.load_set reads the folder
+as held out: tools/readers_at_true_boxes.py reads all of it, and a training script given it by
+mistake validates on it without learning from it.
 
   usage: tools/dev_quarter.py SET OUT [--as-shipped]
   e.g.   tools/dev_quarter.py ../shared/data/epanemu-dice /tmp/epadev
          build/yardzee eval --truth /tmp/epadev/truth.csv /tmp/epadev --expect truth
+         tools/readers_at_true_boxes.py /tmp/epadev models size --jitter 8
 
 epanemu-dice's train split carries Roboflow's salt-and-pepper augmentation (1% of its pixels set
 black or white; READER_HISTORY.md's thirty-eighth try) and its valid and test splits do not, so
@@ -73,6 +77,10 @@ def main():
         writer.writeheader()
         for name in kept:
             writer.writerows(rows[name])
+    with open(args.out / "splits.csv", "w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["file", "split"])
+        writer.writerows([name, "dev"] for name in kept)
     print(f"dev_quarter: {len(kept)} photos of {args.set.name}'s train split "
           f"({len(names) - len(kept)} of more than {MAX_DICE} dice left out) in {args.out}")
     return 0
