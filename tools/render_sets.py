@@ -187,6 +187,9 @@ SETS = {
     "wt100": ("--count 300 --seed 561000 --world --prefix wt100_",
               "a twentieth test set drawn as yz-frozen is, rendered in session 95 before its "
               "change and read only at its end"),
+    "wt101": ("--count 300 --seed 571000 --world --prefix wt101_",
+              "a twenty-first test set drawn as yz-frozen is, rendered in session 96 before its "
+              "change and read only at its end"),
 }
 
 
