@@ -4,7 +4,9 @@ side face is no top: where they are cut, against the rule written plainly here, 
 reader_samples without them draws exactly what it drew before they existed; and the squashed
 crops (crop's squash, reader_samples' squash share): a square shrunk along the direction given
 and no other, each squashed die beside its crop as cut; and augment_crop's twin with its colours
-unturned, which a teacher reads for a kept crop.
+unturned, which a teacher reads for a kept crop; and --found's dice: the boxes where the reader
+found dice (mine_negatives.sh's found.csv), each labelled as the true die it overlaps, read by
+load_set and cut by reader_samples.
 
   tests/test_reader_samples.py
 
@@ -12,6 +14,8 @@ Exits 1 on a failed check; 77 (skipped) without python3-torch or python3-opencv
 (tools/setup.sh --train installs them).
 """
 import math
+import pathlib
+import tempfile
 
 import tool_checks
 from tool_checks import check, finish
@@ -131,5 +135,39 @@ check(twins is not None and np.allclose(x[0].numpy(), tr.to_tensor([turned])[0].
 check(tr.augment_batch([patch], np.random.default_rng(9), 1.0, False)[1] is None and
       tr.augment_batch([patch], np.random.default_rng(9), 0.0, True)[1] is None,
       "and no twins when no teacher asks or no colour is turned")
+
+# found_dice: a box is a true die's where their boxes' intersection over union is 0.5 or more,
+# checked here against the overlap worked out by hand; its label is the die's value, 0 where
+# the die's top is hidden; a box half on a die, or on none, is left out.
+dice = [(4, 100, 100, 40, 40, True), (2, 300, 100, 40, 40, False)]
+overlap = tr.box_overlap((100, 100, 40, 40), (110, 100, 40, 40))
+check(abs(overlap - 30 * 40 / (2 * 1600 - 1200)) < 1e-9, "box_overlap: 1200 shared of 2000 covered")
+labelled = tr.found_dice([(104, 96, 40, 44),    # 36 x 40 = 1440 shared of 1920: 0.75, the 4
+                          (310, 110, 40, 40),   # 30 x 30 = 900 of 2300: 0.39, left out
+                          (295, 100, 48, 48),   # 40 x 40 = 1600 of 2304: 0.69, a hidden top
+                          (500, 300, 40, 40)],  # on no die
+                         dice)
+check(labelled == [(104, 96, 40, 44, 4), (295, 100, 48, 48, 0)],
+      f"found_dice: the 4 and the hidden top, the others left out ({labelled})")
+check(tr.found_dice([(104, 96, 40, 44)], []) == [], "found_dice: no box in a photo without dice")
+
+# load_set with found: a render folder's found.csv after its negatives.csv, as (x, y, w, h,
+# label); without found, the negatives alone, as before.
+with tempfile.TemporaryDirectory() as tmp:
+    root = pathlib.Path(tmp)
+    tr.cv2.imwrite(str(root / "r_000.jpg"), np.zeros((240, 320, 3), np.uint8))
+    (root / "truth.csv").write_text("file,value,x,y,w,h,top_visible\nr_000.jpg,6,100,80,40,40,1\n")
+    (root / "negatives.csv").write_text("file,x,y,w,h,reported\nr_000.jpg,10,10,30,30,0\n")
+    (root / "found.csv").write_text("file,x,y,w,h,reported\nr_000.jpg,102,82,40,40,1\n"
+                                    "r_000.jpg,130,80,40,40,0\n")
+    mined = tr.load_set(root, found=True)[0][4]
+    check(mined == [(10, 10, 30, 30), (102, 82, 40, 40, 6)],
+          f"load_set found: the negative, then the die found at its box ({mined})")
+    check(tr.load_set(root)[0][4] == [(10, 10, 30, 30)], "load_set without found: the negative")
+
+# reader_samples: a false detection is labelled 0, a found die its value.
+mined = [(10, 10, 30, 30), (100, 80, 40, 40, 5)]
+xs, ys, folders, _ = tr.reader_samples([("w/one", image, [], mined)], np.random.default_rng(6), True)
+check(ys[:2] == [0, 5], f"reader_samples: a false detection 0, the found die its value ({ys[:2]})")
 
 finish()

@@ -13,6 +13,10 @@
 # A shared photo set (labels.csv and images/) is mined the same way, its false detections
 # written to $YZ_NEGATIVES/<set>.csv, outside ../shared/data (train_reader.py's load_set reads
 # them from there).
+# Every other die found (its box holds a true die's centre or its centre lies in a true die's
+# box) is written beside them to DIR/found.csv or $YZ_NEGATIVES/<set>.found.csv, same columns:
+# the boxes the detector really puts on dice, at which train_reader.py --found teaches the
+# readers each die's value.
 # usage: [YZ_NEGATIVES=DIR] tools/mine_negatives.sh DIR...
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,10 +26,12 @@ for dir in "$@"; do
     if [ -f "$dir/labels.csv" ]; then # a shared photo set
         [ -n "${YZ_NEGATIVES:-}" ] || { echo "mine_negatives: $dir: set YZ_NEGATIVES to a folder for its negatives" >&2; exit 2; }
         mkdir -p "$YZ_NEGATIVES"
-        out="$YZ_NEGATIVES/$(basename "$dir").csv" truth="$dir/labels.csv" photos="$dir/images"
+        out="$YZ_NEGATIVES/$(basename "$dir").csv"
+        found="$YZ_NEGATIVES/$(basename "$dir").found.csv"
+        truth="$dir/labels.csv" photos="$dir/images"
         files=$(tail -n +2 "$truth" | cut -d, -f1 | sort -u)
     else
-        out="$dir/negatives.csv" truth="$dir/truth.csv" photos="$dir"
+        out="$dir/negatives.csv" found="$dir/found.csv" truth="$dir/truth.csv" photos="$dir"
         files=$(tail -n +2 "$dir/scenes.csv" | cut -d, -f1)
     fi
     for file in $files; do
@@ -45,7 +51,9 @@ with open(sys.argv[1], newline="") as f:
         truth[row["file"]].append([float(row[k]) for k in "xywh"])
 def inside(px, py, box):
     return box[0] <= px <= box[0] + box[2] and box[1] <= py <= box[1] + box[3]
-print("file,x,y,w,h,reported")
+false, found = open(sys.argv[2], "w"), open(sys.argv[3], "w")
+for out in (false, found):
+    print("file,x,y,w,h,reported", file=out)
 for line in sys.stdin:
     name, reported, text = line.rstrip("\n").split("\t", 2)
     try:
@@ -55,11 +63,12 @@ for line in sys.stdin:
     for die in dice:
         box = die["box"]
         centre = (box[0] + box[2] / 2, box[1] + box[3] / 2)
-        if any(inside(*centre, t) or inside(t[0] + t[2] / 2, t[1] + t[3] / 2, box)
-               for t in truth[name]):
-            continue
-        print(name + "," + ",".join(str(v) for v in box) + "," + reported)
-' "$truth" >"$out.tmp"
+        on_a_die = any(inside(*centre, t) or inside(t[0] + t[2] / 2, t[1] + t[3] / 2, box)
+                       for t in truth[name])
+        print(name + "," + ",".join(str(v) for v in box) + "," + reported,
+              file=found if on_a_die else false)
+' "$truth" "$out.tmp" "$found.tmp"
     mv "$out.tmp" "$out"
-    echo "$dir: $(($(wc -l <"$out") - 1)) false detections in $(echo "$files" | wc -w) photos"
+    mv "$found.tmp" "$found"
+    echo "$dir: $(($(wc -l <"$out") - 1)) false detections, $(($(wc -l <"$found") - 1)) dice found, in $(echo "$files" | wc -w) photos"
 done

@@ -52,10 +52,10 @@ import torch.nn as nn
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from train_reader import (CROP, CROP_SCALE, NO_ERROR, PIPELINE, ReaderExport,  # noqa: E402
-                          add_dev_quarter_argument, augment_batch, block, crop, detector_error,
-                          draw_squash, export, half_die_negative, lawn_negative, load_exported,
-                          load_split, reading_loss, revive_norms, run_exported, seeded,
-                          taught_target, to_tensor, train_epoch)
+                          add_dev_quarter_argument, add_found_argument, augment_batch, block,
+                          crop, detector_error, draw_squash, export, half_die_negative,
+                          lawn_negative, load_exported, load_split, reading_loss, revive_norms,
+                          run_exported, seeded, taught_target, to_tensor, train_epoch)
 
 FACE = PIPELINE["face_reader"]["face"]  # face crop side (models/pipeline.json)
 FACE_MARGIN = PIPELINE["face_reader"]["face_margin"]  # the face quad grown about its centre
@@ -99,12 +99,14 @@ def die_crops(scenes, rng, variants, squash=0.0):
     xs, ys, folders = [], [], []
     for name, image, dice, negatives in scenes:
         made = len(xs)
-        for x, y, bw, bh in negatives:  # what the reader once took for a die (mine_negatives.sh)
+        # What the reader took for a die (mine_negatives.sh): no die, or with --found the die
+        # it found there, its label beside its box.
+        for x, y, bw, bh, *label in negatives:
             side = max(bw, bh)
             for v in range(variants):
                 jx, jy, k, angle = detector_error(side, rng) if v else NO_ERROR
                 xs.append(crop(image, x + bw / 2 + jx, y + bh / 2 + jy, side * CROP_SCALE * k, angle))
-                ys.append(0)
+                ys.append(label[0] if label else 0)
         for value, x, y, bw, bh, top in dice:
             side = max(bw, bh)
             for v in range(variants):
@@ -202,6 +204,7 @@ def main():
                         help="fine-tune: the BatchNorms learn again (train_reader.revive_norms) "
                              "instead of staying folded into the convolutions")
     add_dev_quarter_argument(parser)
+    add_found_argument(parser)
     args = parser.parse_args()
     if args.keep_sets and not args.init_from:
         parser.error("--keep-sets keeps the --init-from face reader's readings: name it")
@@ -211,7 +214,8 @@ def main():
     top_face = cv2.dnn.readNetFromONNX(str(args.top_face))
     train_set, val_set = ([scene[:3] + scene[4:] for scene in part]
                           for part in load_split(args.train,
-                                                 with_dev_quarter=not args.dev_quarter))
+                                                 with_dev_quarter=not args.dev_quarter,
+                                                 found=args.found))
     xs, ys, folders = face_samples(train_set, top_face, rng, VARIANTS, args.squash)
     vx, vy, _ = face_samples(val_set, top_face, np.random.default_rng(7), 1)
     print(f"{len(xs)} training faces, {len(vx)} validation faces ({time.time() - started:.0f} s)",

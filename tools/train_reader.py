@@ -180,7 +180,54 @@ def is_shared_set(root):
     return (root / "labels.csv").exists()
 
 
-def load_set(root, reported_repeat=1, leave_dev_quarter=False):
+FOUND_OVERLAP = 0.5  # a found box's IoU with a true die's box for it to be that die's (load_set)
+
+
+def box_overlap(a, b):
+    """Intersection over union of two (x, y, w, h) boxes."""
+    w = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+    h = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+    shared = max(w, 0.0) * max(h, 0.0)
+    return shared / (a[2] * a[3] + b[2] * b[3] - shared)
+
+
+def found_dice(rows, dice):
+    """found.csv's boxes (tools/mine_negatives.sh: where the reader found dice) as (x, y, w, h,
+    label) crops for the readers: a box overlapping a true die by FOUND_OVERLAP or more is read
+    as that die (its value, 0 where its top is hidden); a box overlapping none so well is left
+    out, for it holds part of a die or two, which neither label tells truly."""
+    out = []
+    for box in rows:
+        overlap, die = max(((box_overlap(box, d[1:5]), d) for d in dice), default=(0.0, None))
+        if overlap >= FOUND_OVERLAP:
+            out.append((*box, die[0] if die[5] else 0))
+    return out
+
+
+def mined_file(root, kind=""):
+    """tools/mine_negatives.sh's output for a set: DIR/negatives.csv (DIR/found.csv with kind
+    "found") for a render folder, $YZ_NEGATIVES/<set>.csv (<set>.found.csv) for a shared set,
+    kept outside ../shared/data."""
+    if is_shared_set(root) and os.environ.get("YZ_NEGATIVES"):
+        suffix = f".{kind}.csv" if kind else ".csv"
+        return pathlib.Path(os.environ["YZ_NEGATIVES"]) / f"{root.name}{suffix}"
+    return root / f"{kind or 'negatives'}.csv"
+
+
+def read_mined(path, reported_repeat=1):
+    """{file: [(x, y, w, h)]} of a mined file, rows with reported = 1 listed reported_repeat
+    times; empty where there is none."""
+    boxes = collections.defaultdict(list)
+    if path.exists():
+        with open(path, newline="") as f:
+            for row in csv.DictReader(f):
+                box = tuple(float(row[k]) for k in "xywh")
+                repeat = reported_repeat if row.get("reported") == "1" else 1
+                boxes[row["file"]].extend([box] * repeat)
+    return boxes
+
+
+def load_set(root, reported_repeat=1, leave_dev_quarter=False, found=False):
     """[(name, RGB image, [(value, x, y, w, h, top_visible)], held_out, [false detections
     (x, y, w, h)])] of one set: a render
     folder (truth.csv beside the JPEGs, whole-die boxes; every picture of scenes.csv, so that
@@ -189,7 +236,9 @@ def load_set(root, reported_repeat=1, leave_dev_quarter=False):
     The false detections come from tools/mine_negatives.sh: DIR/negatives.csv for a render
     folder, $YZ_NEGATIVES/<set>.csv for a shared set; those the reader reported as dice with
     the true count given (column reported = 1) are listed reported_repeat times. With
-    leave_dev_quarter, the set's dev_quarter_of its splits is left out."""
+    leave_dev_quarter, the set's dev_quarter_of its splits is left out. With found, the dice the
+    reader found there (found_dice) follow the false detections as (x, y, w, h, label): for the
+    readers only, which read every such box as its label and a false detection as 0."""
     shared = is_shared_set(root)
     rows = collections.defaultdict(list)
     with open(root / ("labels.csv" if shared else "truth.csv"), newline="") as f:
@@ -201,16 +250,8 @@ def load_set(root, reported_repeat=1, leave_dev_quarter=False):
                 rows.setdefault(row["file"], [])
     split = read_splits(root)
     without = dev_quarter_of(split) if leave_dev_quarter else set()
-    negatives = collections.defaultdict(list)  # tools/mine_negatives.sh's false detections
-    # A shared set's are kept outside ../shared/data, in $YZ_NEGATIVES/<set>.csv.
-    mined = (pathlib.Path(os.environ["YZ_NEGATIVES"]) / f"{root.name}.csv"
-             if shared and os.environ.get("YZ_NEGATIVES") else root / "negatives.csv")
-    if mined.exists():
-        with open(mined, newline="") as f:
-            for row in csv.DictReader(f):
-                box = tuple(float(row[k]) for k in "xywh")
-                repeat = reported_repeat if row.get("reported") == "1" else 1
-                negatives[row["file"]].extend([box] * repeat)
+    negatives = read_mined(mined_file(root), reported_repeat)
+    found_boxes = read_mined(mined_file(root, "found")) if found else {}
     scenes = []
     for index, name in enumerate(sorted(rows)):
         if name in without:
@@ -224,8 +265,16 @@ def load_set(root, reported_repeat=1, leave_dev_quarter=False):
         if root.name in PIP_BOX_SETS:
             dice = whole_die_boxes(dice)
         out = split[name] != "train" if split else held_out(name, index, shared)
-        scenes.append((f"{root.name}/{name}", image, dice, out, negatives[name]))
+        mined = negatives[name] + found_dice(found_boxes.get(name, []), dice)
+        scenes.append((f"{root.name}/{name}", image, dice, out, mined))
     return scenes
+
+
+def add_found_argument(parser):
+    """--found, for the readers' training scripts."""
+    parser.add_argument("--found", action="store_true",
+                        help="also teach each die at the boxes the reader found it at "
+                             "(tools/mine_negatives.sh's found.csv; load_set's found)")
 
 
 def add_dev_quarter_argument(parser):
@@ -261,11 +310,11 @@ def seeded(threads, seed=1):
     return np.random.default_rng(seed)
 
 
-def load_split(roots, reported_repeat=1, with_dev_quarter=True):
+def load_split(roots, reported_repeat=1, with_dev_quarter=True, found=False):
     """load_set of every root, split into (training scenes, held-out scenes); without each
-    set's dev_quarter unless with_dev_quarter."""
+    set's dev_quarter unless with_dev_quarter; with found, load_set's found dice."""
     scenes = [scene for root in roots
-              for scene in load_set(root, reported_repeat, not with_dev_quarter)]
+              for scene in load_set(root, reported_repeat, not with_dev_quarter, found)]
     train = [scene for scene in scenes if not scene[3]]
     val = [scene for scene in scenes if scene[3]]
     print(f"{len(train)} training scenes, {len(val)} validation scenes", flush=True)
@@ -802,11 +851,13 @@ def reader_samples(scenes, rng, augment, side_faces=0, squash=0.0):
                 ys.append(0)
                 folders.append(SIDE_FACES)
         made = len(xs)
-        for x, y, bw, bh in negatives:  # what the reader once took for a die: no die
+        # What the reader took for a die (mine_negatives.sh): no die, or with --found the die
+        # it found there, its label beside its box.
+        for x, y, bw, bh, *label in negatives:
             side = max(bw, bh)
             jx, jy, k, angle = detector_error(side, rng) if augment else NO_ERROR
             xs.append(crop(image, x + bw / 2 + jx, y + bh / 2 + jy, side * CROP_SCALE * k, angle))
-            ys.append(0)
+            ys.append(label[0] if label else 0)
         for value, x, y, bw, bh, top in dice:
             side = max(bw, bh)
             cx, cy = x + bw / 2, y + bh / 2
@@ -1184,6 +1235,7 @@ def main():
                              "keep the teacher's maps without their labels, the others learn "
                              "their labels alone (detector_roles); repeatable")
     add_dev_quarter_argument(parser)
+    add_found_argument(parser)
     parser.add_argument("--teacher", type=pathlib.Path, default=None,
                         help="fine-tune, with --keep-sets: the exported detector whose maps "
                              "they keep (a single one or a pair), instead of the --init-from one")
@@ -1237,7 +1289,8 @@ def main():
         keep_where_right[name] = read_right(photos)
     rng = seeded(args.threads)
     train, val = ([scene[:3] + scene[4:] for scene in part]
-                  for part in load_split(args.train, with_dev_quarter=not args.dev_quarter))
+                  for part in load_split(args.train, with_dev_quarter=not args.dev_quarter,
+                                         found=args.found))
     args.out.mkdir(exist_ok=True)
     started = time.time()
     args.cache.mkdir(exist_ok=True)
