@@ -44,7 +44,9 @@ wider world without the hours of renders they first learned from. The world rend
 (render_scenes.py --world, tools/render/README.md), scenes of lawn clutter without dice
 (--clutter-only) with the reader's false detections on them as "no die"
 (tools/mine_negatives.sh), and epanemu-dice's train split go in beside plain renders, given twice
-so that the lawn is not forgotten. What it gave is in tools/READER_HISTORY.md.
+so that the lawn is not forgotten. With --found the readers also learn each real die at the
+boxes the reader found it at (mine_negatives.sh's found.csv; load_set), not only at its true box
+moved by a drawn error (detector_error). What it gave is in tools/READER_HISTORY.md.
 
 The committed models/top_reader.onnx began as the one those commands made, fine-tuned (issue
 24's tenth try, READER_HISTORY.md's r1) on the lawn, world and --one-behind-another renders and
