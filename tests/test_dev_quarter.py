@@ -51,7 +51,7 @@ with tempfile.TemporaryDirectory() as tmp:
     check(tr.dev_quarter(pathlib.Path(tmp)) == set(), "dev_quarter: none for a set without splits")
 
     train, val = tr.load_split([root])
-    kept_train, kept_val = tr.load_split([root], with_dev_quarter=False)
+    kept_train, kept_val = tr.load_split([root], leave_dev_quarter=True)
     names = lambda scenes: sorted(scene[0].split("/")[-1] for scene in scenes)  # noqa: E731
     check(names(train) == [f"t{i}.jpg" for i in range(9)] and
           names(val) == ["v0.jpg", "v1.jpg", "x0.jpg"], "load_split: the splits as they are")

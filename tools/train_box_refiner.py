@@ -106,7 +106,7 @@ def main():
     args = parser.parse_args()
     rng = tr.seeded(args.threads)
     started = time.time()
-    train, val = tr.load_split(args.train, with_dev_quarter=not args.dev_quarter)
+    train, val = tr.load_split(args.train, leave_dev_quarter=args.dev_quarter)
     if args.width:
         net = tr.Reader(args.width)
     else:

@@ -96,7 +96,7 @@ def main():
     args = parser.parse_args()
     rng = tr.seeded(args.threads)
     started = time.time()
-    train, val = tr.load_split(args.train, args.reported_repeat, not args.dev_quarter)
+    train, val = tr.load_split(args.train, args.reported_repeat, args.dev_quarter)
 
     start = args.init_from / ("die_or_not.onnx" if args.fine_tune else "top_reader.onnx")
     net = tr.Reader(tr.exported_reader_width(start))  # as wide as the net it starts from

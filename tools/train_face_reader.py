@@ -214,7 +214,7 @@ def main():
     top_face = cv2.dnn.readNetFromONNX(str(args.top_face))
     train_set, val_set = ([scene[:3] + scene[4:] for scene in part]
                           for part in load_split(args.train,
-                                                 with_dev_quarter=not args.dev_quarter,
+                                                 leave_dev_quarter=args.dev_quarter,
                                                  found=args.found))
     xs, ys, folders = face_samples(train_set, top_face, rng, VARIANTS, args.squash)
     vx, vy, _ = face_samples(val_set, top_face, np.random.default_rng(7), 1)

@@ -312,11 +312,11 @@ def seeded(threads, seed=1):
     return np.random.default_rng(seed)
 
 
-def load_split(roots, reported_repeat=1, with_dev_quarter=True, found=False):
-    """load_set of every root, split into (training scenes, held-out scenes); without each
-    set's dev_quarter unless with_dev_quarter; with found, load_set's found dice."""
+def load_split(roots, reported_repeat=1, leave_dev_quarter=False, found=False):
+    """load_set of every root (its leave_dev_quarter and found as load_set's), split into
+    (training scenes, held-out scenes)."""
     scenes = [scene for root in roots
-              for scene in load_set(root, reported_repeat, not with_dev_quarter, found)]
+              for scene in load_set(root, reported_repeat, leave_dev_quarter, found)]
     train = [scene for scene in scenes if not scene[3]]
     val = [scene for scene in scenes if scene[3]]
     print(f"{len(train)} training scenes, {len(val)} validation scenes", flush=True)
@@ -1291,7 +1291,7 @@ def main():
         keep_where_right[name] = read_right(photos)
     rng = seeded(args.threads)
     train, val = ([scene[:3] + scene[4:] for scene in part]
-                  for part in load_split(args.train, with_dev_quarter=not args.dev_quarter,
+                  for part in load_split(args.train, leave_dev_quarter=args.dev_quarter,
                                          found=args.found))
     args.out.mkdir(exist_ok=True)
     started = time.time()
