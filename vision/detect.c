@@ -35,13 +35,18 @@ static int by_score(const void *a, const void *b)
     return (sa < sb) - (sa > sb);
 }
 
+/* How far apart two candidates' centres are, in pixels. */
+static double centres_apart(const yz_vision_candidate *a, const yz_vision_candidate *b)
+{
+    return hypot(a->cx - b->cx, a->cy - b->cy);
+}
+
 /* Keeps the strongest peak of each die: a weaker one closer to it than a third of the smaller
  * of the two dice is the same die. Touching dice are a whole die apart; perspective puts one
  * die half behind another, closer than that, but never a third of a die. */
 static int same_die(const yz_vision_candidate *a, const yz_vision_candidate *b)
 {
-    return hypot(a->cx - b->cx, a->cy - b->cy) <
-           SAME_DIE * fmin(fmax(a->w, a->h), fmax(b->w, b->h));
+    return centres_apart(a, b) < SAME_DIE * fmin(fmax(a->w, a->h), fmax(b->w, b->h));
 }
 
 static void one_peak_per_die(yz_vision_candidate *found, int *n_found)
@@ -200,7 +205,7 @@ static int sure_dice_overlap(const yz_vision_tuning *tuning, const yz_vision_can
         if (!yz_vision_sure_die(&found[i], tuning)) continue;
         for (int k = i + 1; k < n_found; k++)
             if (yz_vision_sure_die(&found[k], tuning) &&
-                hypot(found[i].cx - found[k].cx, found[i].cy - found[k].cy) <
+                centres_apart(&found[i], &found[k]) <
                     OVERLAP * fmax(fmax(found[i].w, found[i].h), fmax(found[k].w, found[k].h)))
                 return 1;
     }
@@ -377,7 +382,7 @@ static void add_what_only_it_sees(const yz_vision_image *photo, const int window
     for (int i = 0; i < n_closer; i++) {
         seen_by[i] = -1;
         for (int k = 0; k < n_first; k++) {
-            double d = hypot(closer[i].cx - found[k].cx, closer[i].cy - found[k].cy);
+            double d = centres_apart(&closer[i], &found[k]);
             if (same_die(&closer[i], &found[k]) && (seen_by[i] < 0 || d < away[i])) {
                 seen_by[i] = k;
                 away[i] = d;
