@@ -190,6 +190,9 @@ SETS = {
     "wt101": ("--count 300 --seed 571000 --world --prefix wt101_",
               "a twenty-first test set drawn as yz-frozen is, rendered in session 96 before its "
               "change and read only at its end"),
+    "wt102": ("--count 300 --seed 581000 --world --prefix wt102_",
+              "a twenty-second test set drawn as yz-frozen is, rendered in session 97 before its "
+              "change and read only at its end"),
 }
 
 
