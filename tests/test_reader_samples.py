@@ -138,31 +138,35 @@ check(tr.augment_batch([patch], np.random.default_rng(9), 1.0, False)[1] is None
 
 # found_dice: a box is a true die's where their boxes' intersection over union is 0.5 or more,
 # checked here against the overlap worked out by hand; its label is the die's value, 0 where
-# the die's top is hidden; a box half on a die, or on none, is left out.
+# the die's top is hidden; a box on a piece of a die (under 0.3) is 0; a box half on a die, or
+# on none, is left out.
 dice = [(4, 100, 100, 40, 40, True), (2, 300, 100, 40, 40, False)]
 overlap = tr.box_overlap((100, 100, 40, 40), (110, 100, 40, 40))
 check(abs(overlap - 30 * 40 / (2 * 1600 - 1200)) < 1e-9, "box_overlap: 1200 shared of 2000 covered")
 labelled = tr.found_dice([(104, 96, 40, 44),    # 36 x 40 = 1440 shared of 1920: 0.75, the 4
                           (310, 110, 40, 40),   # 30 x 30 = 900 of 2300: 0.39, left out
                           (295, 100, 48, 48),   # 40 x 40 = 1600 of 2304: 0.69, a hidden top
-                          (500, 300, 40, 40)],  # on no die
+                          (500, 300, 40, 40),   # on no die
+                          (120, 124, 20, 20)],  # 16 x 16 = 256 of 1744: 0.15, a piece of the 4
                          dice)
-check(labelled == [(104, 96, 40, 44, 4), (295, 100, 48, 48, 0)],
-      f"found_dice: the 4 and the hidden top, the others left out ({labelled})")
+check(labelled == [(104, 96, 40, 44, 4), (295, 100, 48, 48, 0), (120, 124, 20, 20, 0)],
+      f"found_dice: the 4, the hidden top and the piece, the others left out ({labelled})")
 check(tr.found_dice([(104, 96, 40, 44)], []) == [], "found_dice: no box in a photo without dice")
 
 # load_set with found: a render folder's found.csv after its negatives.csv, as (x, y, w, h,
-# label); without found, the negatives alone, as before.
+# label), found_dice's labels (the die, a piece of it, one half on it left out); without found,
+# the negatives alone, as before.
 with tempfile.TemporaryDirectory() as tmp:
     root = pathlib.Path(tmp)
     tr.cv2.imwrite(str(root / "r_000.jpg"), np.zeros((240, 320, 3), np.uint8))
     (root / "truth.csv").write_text("file,value,x,y,w,h,top_visible\nr_000.jpg,6,100,80,40,40,1\n")
     (root / "negatives.csv").write_text("file,x,y,w,h,reported\nr_000.jpg,10,10,30,30,0\n")
     (root / "found.csv").write_text("file,x,y,w,h,reported\nr_000.jpg,102,82,40,40,1\n"
-                                    "r_000.jpg,130,80,40,40,0\n")
+                                    "r_000.jpg,115,80,40,40,0\n"  # IoU 0.45
+                                    "r_000.jpg,130,80,40,40,0\n")  # IoU 0.14
     mined = tr.load_set(root, found=True)[0][4]
-    check(mined == [(10, 10, 30, 30), (102, 82, 40, 40, 6)],
-          f"load_set found: the negative, then the die found at its box ({mined})")
+    check(mined == [(10, 10, 30, 30), (102, 82, 40, 40, 6), (130, 80, 40, 40, 0)],
+          f"load_set found: the negative, then the die found at its box and the piece ({mined})")
     check(tr.load_set(root)[0][4] == [(10, 10, 30, 30)], "load_set without found: the negative")
 
 # reader_samples: a false detection is labelled 0, a found die its value.

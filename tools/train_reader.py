@@ -183,6 +183,7 @@ def is_shared_set(root):
 
 
 FOUND_OVERLAP = 0.5  # a found box's IoU with a true die's box for it to be that die's (load_set)
+PIECE_OVERLAP = 0.3  # below it (and above 0), a found box holds a piece of a die: no top to read
 
 
 def box_overlap(a, b):
@@ -196,13 +197,16 @@ def box_overlap(a, b):
 def found_dice(rows, dice):
     """found.csv's boxes (tools/mine_negatives.sh: where the reader found dice) as (x, y, w, h,
     label) crops for the readers: a box overlapping a true die by FOUND_OVERLAP or more is read
-    as that die (its value, 0 where its top is hidden); a box overlapping none so well is left
-    out, for it holds part of a die or two, which neither label tells truly."""
+    as that die (its value, 0 where its top is hidden); one overlapping dice less than
+    PIECE_OVERLAP holds a piece of a die (a side face, a corner) with no whole top to read, 0;
+    a box between the two, or on no die, is left out: neither label tells it truly."""
     out = []
     for box in rows:
         overlap, die = max(((box_overlap(box, d[1:5]), d) for d in dice), default=(0.0, None))
         if overlap >= FOUND_OVERLAP:
             out.append((*box, die[0] if die[5] else 0))
+        elif 0 < overlap < PIECE_OVERLAP:
+            out.append((*box, 0))
     return out
 
 
