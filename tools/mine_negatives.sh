@@ -16,7 +16,7 @@
 # Every other die found (its box holds a true die's centre or its centre lies in a true die's
 # box) is written beside them to DIR/found.csv or $YZ_NEGATIVES/<set>.found.csv, same columns:
 # the boxes the detector really puts on dice, at which train_reader.py --found teaches the
-# readers each die's value.
+# readers each die's value, or no top where the box holds only a piece of a die.
 # usage: [YZ_NEGATIVES=DIR] tools/mine_negatives.sh DIR...
 set -euo pipefail
 cd "$(dirname "$0")/.."
