@@ -147,7 +147,7 @@ labelled = tr.found_dice([(104, 96, 40, 44),    # 36 x 40 = 1440 shared of 1920:
                           (310, 110, 40, 40),   # 30 x 30 = 900 of 2300: 0.39, left out
                           (295, 100, 48, 48),   # 40 x 40 = 1600 of 2304: 0.69, a hidden top
                           (500, 300, 40, 40),   # on no die
-                          (120, 124, 20, 20)],  # 16 x 16 = 256 of 1744: 0.15, a piece of the 4
+                          (120, 124, 20, 20)],  # 20 x 16 = 320 of 1680: 0.19, a piece of the 4
                          dice)
 check(labelled == [(104, 96, 40, 44, 4), (295, 100, 48, 48, 0), (120, 124, 20, 20, 0)],
       f"found_dice: the 4, the hidden top and the piece, the others left out ({labelled})")
