@@ -194,8 +194,8 @@ SETS = {
               "a twenty-second test set drawn as yz-frozen is, rendered in session 97 before its "
               "change and read only at its end"),
     "wt103": ("--count 300 --seed 591000 --world --prefix wt103_",
-              "a twenty-third test set drawn as yz-frozen is, rendered at session 97's end for "
-              "the next change and read only at its end"),
+              "a twenty-third test set drawn as yz-frozen is, rendered in session 97 before its "
+              "second candidate was trained and read once at its end"),
 }
 
 
