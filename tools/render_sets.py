@@ -196,6 +196,9 @@ SETS = {
     "wt103": ("--count 300 --seed 591000 --world --prefix wt103_",
               "a twenty-third test set drawn as yz-frozen is, rendered in session 97 before its "
               "second candidate was trained and read once at its end"),
+    "wt104": ("--count 300 --seed 601000 --world --prefix wt104_",
+              "a twenty-fourth test set drawn as yz-frozen is, rendered in session 98 before its "
+              "change and read only at its end"),
 }
 
 
