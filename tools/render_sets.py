@@ -199,6 +199,9 @@ SETS = {
     "wt104": ("--count 300 --seed 601000 --world --prefix wt104_",
               "a twenty-fourth test set drawn as yz-frozen is, rendered in session 98 before its "
               "change and read only at its end"),
+    "wt105": ("--count 300 --seed 611000 --world --prefix wt105_",
+              "a twenty-fifth test set drawn as yz-frozen is, rendered in session 98 before its "
+              "second try's change and read only at its end"),
 }
 
 
