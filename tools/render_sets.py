@@ -197,11 +197,12 @@ SETS = {
               "a twenty-third test set drawn as yz-frozen is, rendered in session 97 before its "
               "second candidate was trained and read once at its end"),
     "wt104": ("--count 300 --seed 601000 --world --prefix wt104_",
-              "a twenty-fourth test set drawn as yz-frozen is, rendered in session 98 before its "
-              "change and read only at its end"),
+              "a twenty-fourth test set drawn as yz-frozen is, rendered in session 98 before the "
+              "sixty-eighth try and read once at its end (committed reader, two soups for "
+              "information)"),
     "wt105": ("--count 300 --seed 611000 --world --prefix wt105_",
-              "a twenty-fifth test set drawn as yz-frozen is, rendered in session 98 before its "
-              "second try's change and read only at its end"),
+              "a twenty-fifth test set drawn as yz-frozen is, rendered in session 98 before the "
+              "sixty-ninth try and read once at its end"),
 }
 
 
