@@ -4,7 +4,7 @@ gives the first net's weights, 1 the second's, 0.5 their mean, each weight check
 mean worked out here; the second net's weights named otherwise and its ops after the last weight
 different (as a detector pair's exports are) still match, and the soup keeps the first's ops;
 a net with a weight of another shape is refused with both files named, and nothing is written;
-a file that is no net is refused in one line that names it.
+a file that is no net, or an empty one, is refused in one line that names it.
 
   tests/test_soup_nets.py   # exits 77 (skipped) without python3-onnx or python3-opencv
 """
@@ -87,6 +87,11 @@ with tempfile.TemporaryDirectory() as tmp:
     check(run.returncode == 1 and "notes.onnx" in run.stderr
           and len(run.stderr.strip().splitlines()) == 1,
           f"a file that is no net: one line naming it: {run.stderr.strip()}")
+    (tmp / "empty.onnx").write_bytes(b"")
+    run = soup(tmp / "empty.onnx", tmp / "empty.onnx", 0.5, tmp / "bad.onnx")
+    check(run.returncode == 1 and "empty.onnx" in run.stderr
+          and len(run.stderr.strip().splitlines()) == 1,
+          f"an empty file: one line naming it: {run.stderr.strip()}")
     run = soup(tmp / "a.onnx", tmp / "b.onnx", 1.5, tmp / "bad.onnx")
     check(run.returncode != 0 and "--alpha" in run.stderr, "alpha 1.5 is refused")
 finish()

@@ -62,8 +62,10 @@ def load(path):
     try:
         with warnings.catch_warnings():  # a file that is no net is told below, in one line
             warnings.simplefilter("ignore")
-            return onnx.load(str(path))
-    except (OSError, DecodeError) as error:
+            model = onnx.load(str(path))
+        onnx.checker.check_model(model)  # an empty file parses as an empty net
+        return model
+    except (OSError, DecodeError, onnx.checker.ValidationError) as error:
         sys.exit(f"soup_nets: {path}: cannot be read as an ONNX net: {error}")
 
 
