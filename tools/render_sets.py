@@ -203,6 +203,9 @@ SETS = {
     "wt105": ("--count 300 --seed 611000 --world --prefix wt105_",
               "a twenty-fifth test set drawn as yz-frozen is, rendered in session 98 before the "
               "sixty-ninth try and read once at its end"),
+    "wt106": ("--count 300 --seed 621000 --world --prefix wt106_",
+              "a twenty-sixth test set drawn as yz-frozen is, rendered in session 99 before the "
+              "seventieth try and read once at its end"),
 }
 
 
