@@ -16,9 +16,13 @@ left unsure.
 Training crops: every die of the truth files (hidden tops too: the box is the die's either way)
 cut at a box drawn wrong on purpose, shifted by a normal spread of SHIFT_SPREAD sides and scaled
 SCALE_RANGE, or (FAR_SHARE of them) centred on its side faces, the die nearest the cut's centre
-its target; mirrored crops flip dx. Held out as
-train_reader.py holds out: every 7th render by number, every 4th photo of a shared set (or its
-own split). The net starts from the committed whole-die reader's features with a new head.
+its target; mirrored crops flip dx. With --found, each box the reader really found on a die
+(tools/mine_negatives.sh's found.csv, as train_reader.py's load_set reads it) is cut too, at
+that box, aimed at the die nearest its centre, and the held-out found boxes' error is printed
+beside the drawn ones'. Held out as train_reader.py holds out: every 7th render by number,
+every 4th photo of a shared set (or its own split). The net starts from the committed whole-die
+reader's features with a new head (--fine-tune: from --init-from's box_refiner.onnx, head and
+all).
 
 The committed net came from exactly this, 14 epochs, 13 minutes on two cores beside evals; the
 render folders are tools/render_sets.py's wlow75 and wlow75b, and the first 100, 100 and 80
@@ -58,12 +62,22 @@ def nearest_die(cx, cy, dice):
     return min(dice, key=lambda d: (d[1] + d[3] / 2 - cx) ** 2 + (d[2] + d[4] / 2 - cy) ** 2)
 
 
-def samples(scenes, rng):
-    """(crops, targets): each die of each scene cut around a box drawn wrong, the target the
-    nearest die's box as (dx, dy, log w, log h) in the drawn box's long side."""
-    xs, ts = [], []
-    for _, image, dice, _, _ in scenes:
-        for _, x, y, w, h, _ in dice:
+def cut(image, cx, cy, drawn, dice):
+    """The crop around a box of long side `drawn` centred at (cx, cy), and its target: the
+    nearest die's box as (dx, dy, log w, log h) in `drawn`."""
+    _, tx, ty, tw, th, _ = nearest_die(cx, cy, dice)
+    return (tr.crop(image, cx, cy, drawn * REFINE_SCALE),
+            ((tx + tw / 2 - cx) / drawn, (ty + th / 2 - cy) / drawn,
+             np.log(tw / drawn), np.log(th / drawn)))
+
+
+def samples(scenes, rng, drawn_boxes=True):
+    """(crops, targets): each die of each scene cut around a box drawn wrong (drawn_boxes), and
+    around each box the reader really found on a die (load_set's found boxes, loaded with
+    --found), the target the die nearest the box's centre."""
+    pairs = []
+    for _, image, dice, _, mined in scenes:
+        for _, x, y, w, h, _ in dice if drawn_boxes else []:
             side = max(w, h)
             if rng.random() < FAR_SHARE:
                 towards = np.pi / 2 + rng.uniform(-1.2, 1.2)  # image rows grow downwards
@@ -71,12 +85,12 @@ def samples(scenes, rng):
             else:
                 jx, jy = np.clip(rng.normal(0, SHIFT_SPREAD, 2), -SHIFT_MAX, SHIFT_MAX) * side
             drawn = side * np.exp(rng.uniform(*np.log(SCALE_RANGE)))
-            cx, cy = x + w / 2 + jx, y + h / 2 + jy
-            _, tx, ty, tw, th, _ = nearest_die(cx, cy, dice)
-            xs.append(tr.crop(image, cx, cy, drawn * REFINE_SCALE))
-            ts.append(((tx + tw / 2 - cx) / drawn, (ty + th / 2 - cy) / drawn,
-                       np.log(tw / drawn), np.log(th / drawn)))
-    return xs, np.array(ts, np.float32)
+            pairs.append(cut(image, x + w / 2 + jx, y + h / 2 + jy, drawn, dice))
+        for box in mined:
+            if len(box) == 5:  # a found die (x, y, w, h, label); a false detection has no label
+                x, y, w, h, _ = box
+                pairs.append(cut(image, x + w / 2, y + h / 2, max(w, h), dice))
+    return [c for c, _ in pairs], np.array([t for _, t in pairs], np.float32).reshape(-1, 4)
 
 
 def augment(patch, target, rng):
@@ -97,26 +111,63 @@ def centre_error(pred, target):
     return torch.hypot(pred[:, 0] - target[:, 0], pred[:, 1] - target[:, 1])
 
 
+def predict(net, vx):
+    """The net's (dx, dy, log w, log h) for each held-out crop, in eval mode."""
+    net.eval()
+    with torch.no_grad():
+        return torch.cat([net(vx[i:i + 256]) for i in range(0, len(vx), 256)])
+
+
+def found_error(net, fx, ft):
+    """The held-out found boxes' centre error as drawn and as the net refines them, as text ("" when
+    there are none)."""
+    if fx is None:
+        return ""
+    found, refined = torch.hypot(ft[:, 0], ft[:, 1]), centre_error(predict(net, fx), ft)
+    far = found > 0.15  # the boxes the pipeline refines for: those far enough off to misread
+    return (f"; held-out found boxes ({len(ft)}): centre off median {found.median():.3f} -> "
+            f"{refined.median():.3f}, the {int(far.sum())} off by over 0.15 "
+            f"{found[far].median():.3f} -> {refined[far].median():.3f}")
+
+
 def main():
     parser = tr.crop_net_arguments(
         __doc__, "render folders (truth.csv) and shared photo sets (labels.csv)", 10, 2e-3)
     parser.add_argument("--width", type=float, default=None,
                         help="the net's channels times this (train_reader.py's Reader) from "
                              "random weights, instead of --init-from's reader")
+    parser.add_argument("--fine-tune", action="store_true",
+                        help="start from --init-from's box_refiner.onnx, head and all, instead "
+                             "of its reader's features with a new head")
+    tr.add_found_argument(parser)
     args = parser.parse_args()
+    if args.width and args.fine_tune:
+        parser.error("--width draws a new net; --fine-tune starts from the committed one")
     rng = tr.seeded(args.threads)
     started = time.time()
-    train, val = tr.load_split(args.train, leave_dev_quarter=args.dev_quarter)
+    train, val = tr.load_split(args.train, leave_dev_quarter=args.dev_quarter, found=args.found)
     if args.width:
         net = tr.Reader(args.width)
+        net.classify = nn.Linear(net.classify.in_features, 4)
+    elif args.fine_tune:
+        start = args.init_from / "box_refiner.onnx"
+        net = tr.Reader(tr.exported_reader_width(start))
+        net.classify = nn.Linear(net.classify.in_features, 4)
+        tr.load_exported(net, start, (1, 3, tr.CROP, tr.CROP))
     else:
         start = args.init_from / "top_reader.onnx"
         net = tr.Reader(tr.exported_reader_width(start))
         tr.load_exported(net, start, (1, 3, tr.CROP, tr.CROP), softmax=True)
-    net.classify = nn.Linear(net.classify.in_features, 4)
-    vx, vt = samples(val, np.random.default_rng(7))
+        net.classify = nn.Linear(net.classify.in_features, 4)
+    vx, vt = samples([(*scene[:4], []) for scene in val], np.random.default_rng(7))
     vx, vt = tr.to_tensor(vx), torch.from_numpy(vt)
+    fx, ft = samples(val, None, drawn_boxes=False)  # held-out found boxes (--found), if any
+    fx, ft = (tr.to_tensor(fx), torch.from_numpy(ft)) if len(ft) else (None, None)
     before = torch.hypot(vt[:, 0], vt[:, 1])  # the drawn boxes' own centre error
+    if args.fine_tune:  # where the net it starts from stands on these held-out crops
+        print(f"box refiner before fine-tuning: held out centre off median "
+              f"{centre_error(predict(net, vx), vt).median():.3f}{found_error(net, fx, ft)}",
+              flush=True)
     opt = torch.optim.Adam(net.parameters(), args.max_lr / 10, weight_decay=1e-4)
     sched = None
     for epoch in range(args.epochs):
@@ -132,15 +183,14 @@ def main():
                     torch.from_numpy(np.stack([t for _, t in pairs])))
 
         loss = tr.train_epoch(net, opt, sched, len(xs), rng, F.smooth_l1_loss, batch)
-        net.eval()
-        with torch.no_grad():
-            pred = torch.cat([net(vx[i:i + 256]) for i in range(0, len(vx), 256)])
+        pred = predict(net, vx)
         after = centre_error(pred, vt)
         size = (pred[:, 2:] - vt[:, 2:]).abs().mean()
         print(f"box refiner epoch {epoch}: loss {loss:.4f}; held out ({len(vt)} crops): centre "
               f"off median {before.median():.3f} -> {after.median():.3f}, within 0.1 side "
               f"{(before < 0.1).float().mean():.3f} -> {(after < 0.1).float().mean():.3f}; "
-              f"log size off {size:.3f} ({len(xs)} training crops, {time.time() - started:.0f} s)",
+              f"log size off {size:.3f}{found_error(net, fx, ft)} ({len(xs)} training crops, "
+              f"{time.time() - started:.0f} s)",
               flush=True)
     args.out.mkdir(exist_ok=True)
     tr.export(net, (1, 3, tr.CROP, tr.CROP), args.out / "box_refiner.onnx")
