@@ -124,10 +124,13 @@ def found_error(net, fx, ft):
     if fx is None:
         return ""
     found, refined = torch.hypot(ft[:, 0], ft[:, 1]), centre_error(predict(net, fx), ft)
-    far = found > 0.15  # the boxes the pipeline refines for: those far enough off to misread
-    return (f"; held-out found boxes ({len(ft)}): centre off median {found.median():.3f} -> "
-            f"{refined.median():.3f}, the {int(far.sum())} off by over 0.15 "
-            f"{found[far].median():.3f} -> {refined[far].median():.3f}")
+    text = (f"; held-out found boxes ({len(ft)}): centre off median {found.median():.3f} -> "
+            f"{refined.median():.3f}")
+    far = found > 0.15  # the few far off, where refining a box matters
+    if far.any():
+        text += (f", the {int(far.sum())} off by over 0.15 {found[far].median():.3f} -> "
+                 f"{refined[far].median():.3f}")
+    return text
 
 
 def main():
@@ -146,18 +149,14 @@ def main():
     rng = tr.seeded(args.threads)
     started = time.time()
     train, val = tr.load_split(args.train, leave_dev_quarter=args.dev_quarter, found=args.found)
-    if args.width:
-        net = tr.Reader(args.width)
-        net.classify = nn.Linear(net.classify.in_features, 4)
-    elif args.fine_tune:
-        start = args.init_from / "box_refiner.onnx"
-        net = tr.Reader(tr.exported_reader_width(start))
+    start = args.init_from / ("box_refiner.onnx" if args.fine_tune else "top_reader.onnx")
+    net = tr.Reader(args.width or tr.exported_reader_width(start))
+    if args.fine_tune:  # the committed refiner, its 4-way head too
         net.classify = nn.Linear(net.classify.in_features, 4)
         tr.load_exported(net, start, (1, 3, tr.CROP, tr.CROP))
-    else:
-        start = args.init_from / "top_reader.onnx"
-        net = tr.Reader(tr.exported_reader_width(start))
-        tr.load_exported(net, start, (1, 3, tr.CROP, tr.CROP), softmax=True)
+    else:  # the reader's features (or, with --width, random ones) under a new 4-way head
+        if not args.width:
+            tr.load_exported(net, start, (1, 3, tr.CROP, tr.CROP), softmax=True)
         net.classify = nn.Linear(net.classify.in_features, 4)
     vx, vt = samples([(*scene[:4], []) for scene in val], np.random.default_rng(7))
     vx, vt = tr.to_tensor(vx), torch.from_numpy(vt)
