@@ -206,6 +206,9 @@ SETS = {
     "wt106": ("--count 300 --seed 621000 --world --prefix wt106_",
               "a twenty-sixth test set drawn as yz-frozen is, rendered in session 99 before the "
               "seventieth try and read once at its end"),
+    "wt107": ("--count 300 --seed 631000 --world --prefix wt107_",
+              "a twenty-seventh test set drawn as yz-frozen is, rendered in session 99 before the "
+              "seventy-first try and read once at its end"),
 }
 
 
