@@ -1171,11 +1171,11 @@ static void hard_photos_are_read_as_a_person_would(void **state)
          * read as no dice at all. The strongest peaks are kept, up to 256, and the die-or-not
          * net finds the five dice among them. */
         {"world/world_002.jpg", 5, 5, NULL, {1, 6, 2, 4, 4}},
-        /* Five large blue dice on sand, a third of the frame's height each: the first look
-         * finds three, one unsure, and the closer look again no more; fewer than expected
-         * still, the look from farther back (far_look_side) sees them nearer the size the
-         * detector learned and reads all five. */
-        {"world/world_003.jpg", 5, 5, NULL, {1, 3, 4, 2, 6}},
+        /* Five large blue dice on sand, a third of the frame's height each: the first
+         * detector's looks (closer, then farther back) find four at most; the second detector
+         * reads all five. The 3 stands above the 1, its centre 4 px to the left of the 1's in
+         * the truth (truth.csv), so "from the left" it comes first. */
+        {"world/world_003.jpg", 5, 5, NULL, {3, 1, 4, 2, 6}},
         /* Five dark wooden dice on gravel in evening light: the first detector finds four at
          * every look, all read surely; the second finds the fifth too but leaves a die unsure.
          * Neither reading reads alone; together (yz_vision_merge_readings) they read. */
