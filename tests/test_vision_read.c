@@ -1173,7 +1173,7 @@ static void hard_photos_are_read_as_a_person_would(void **state)
         {"world/world_002.jpg", 5, 5, NULL, {1, 6, 2, 4, 4}},
         /* Five large blue dice on sand, a third of the frame's height each: the first
          * detector's looks (closer, then farther back) find four at most; the second detector
-         * reads all five. The 3 stands above the 1, its centre 4 px to the left of the 1's in
+         * reads all five. The 3 stands above the 1, its centre 3.5 px left of the 1's in
          * the truth (truth.csv), so "from the left" it comes first. */
         {"world/world_003.jpg", 5, 5, NULL, {3, 1, 4, 2, 6}},
         /* Five dark wooden dice on gravel in evening light: the first detector finds four at
