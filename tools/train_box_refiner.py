@@ -111,19 +111,12 @@ def centre_error(pred, target):
     return torch.hypot(pred[:, 0] - target[:, 0], pred[:, 1] - target[:, 1])
 
 
-def predict(net, vx):
-    """The net's (dx, dy, log w, log h) for each held-out crop, in eval mode."""
-    net.eval()
-    with torch.no_grad():
-        return torch.cat([net(vx[i:i + 256]) for i in range(0, len(vx), 256)])
-
-
 def found_error(net, fx, ft):
     """The held-out found boxes' centre error as drawn and as the net refines them, as text ("" when
     there are none)."""
     if fx is None:
         return ""
-    found, refined = torch.hypot(ft[:, 0], ft[:, 1]), centre_error(predict(net, fx), ft)
+    found, refined = torch.hypot(ft[:, 0], ft[:, 1]), centre_error(tr.predict(net, fx), ft)
     text = (f"; held-out found boxes ({len(ft)}): centre off median {found.median():.3f} -> "
             f"{refined.median():.3f}")
     far = found > 0.15  # the few far off, where refining a box matters
@@ -165,7 +158,7 @@ def main():
     before = torch.hypot(vt[:, 0], vt[:, 1])  # the drawn boxes' own centre error
     if args.fine_tune:  # where the net it starts from stands on these held-out crops
         print(f"box refiner before fine-tuning: held out centre off median "
-              f"{centre_error(predict(net, vx), vt).median():.3f}{found_error(net, fx, ft)}",
+              f"{centre_error(tr.predict(net, vx), vt).median():.3f}{found_error(net, fx, ft)}",
               flush=True)
     opt = torch.optim.Adam(net.parameters(), args.max_lr / 10, weight_decay=1e-4)
     sched = None
@@ -182,7 +175,7 @@ def main():
                     torch.from_numpy(np.stack([t for _, t in pairs])))
 
         loss = tr.train_epoch(net, opt, sched, len(xs), rng, F.smooth_l1_loss, batch)
-        pred = predict(net, vx)
+        pred = tr.predict(net, vx)
         after = centre_error(pred, vt)
         size = (pred[:, 2:] - vt[:, 2:]).abs().mean()
         print(f"box refiner epoch {epoch}: loss {loss:.4f}; held out ({len(vt)} crops): centre "

@@ -1154,6 +1154,13 @@ def load_exported(net, path, shape, softmax=False):
     return net
 
 
+def predict(net, crops):
+    """The net's outputs for a tensor of crops, in eval mode, 256 at a time."""
+    net.eval()
+    with torch.no_grad():
+        return torch.cat([net(crops[i:i + 256]) for i in range(0, len(crops), 256)])
+
+
 def revive_norms(net, crops):
     """Gives a net started from an exported file (load_exported) live BatchNorms again, without
     changing what it computes: each BatchNorm takes the mean and variance of its convolution's
@@ -1166,13 +1173,7 @@ def revive_norms(net, crops):
     for conv, _ in pairs:
         hooks.append(conv.register_forward_hook(
             lambda module, _inputs, out: outputs.setdefault(module, []).append(out.detach())))
-
-    def read_all():
-        return torch.cat([net(crops[i:i + 256]) for i in range(0, len(crops), 256)])
-
-    net.eval()
-    with torch.no_grad():
-        before = read_all()
+    before = predict(net, crops)
     for hook in hooks:
         hook.remove()
     with torch.no_grad():
@@ -1184,7 +1185,7 @@ def revive_norms(net, crops):
             norm.weight.copy_(gain * torch.sqrt(var + norm.eps))
             norm.running_mean.copy_(mean)
             norm.running_var.copy_(var)
-        after = read_all()
+    after = predict(net, crops)
     error = (after - before).abs().max().item()
     assert error < 1e-2, f"reviving the BatchNorms changed the net's outputs by {error}"
     net.frozen_norms = False
