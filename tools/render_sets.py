@@ -209,6 +209,9 @@ SETS = {
     "wt107": ("--count 300 --seed 631000 --world --prefix wt107_",
               "a twenty-seventh test set drawn as yz-frozen is, rendered in session 99 before the "
               "seventy-first try and read once at its end"),
+    "wt108": ("--count 300 --seed 641000 --world --prefix wt108_",
+              "a twenty-eighth test set drawn as yz-frozen is, rendered in session 100 before the "
+              "seventy-second try and read once at its end"),
 }
 
 
