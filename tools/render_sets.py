@@ -212,6 +212,9 @@ SETS = {
     "wt108": ("--count 300 --seed 641000 --world --prefix wt108_",
               "a twenty-eighth test set drawn as yz-frozen is, rendered in session 100 before the "
               "seventy-second try and read once at its end"),
+    "wt109": ("--count 300 --seed 651000 --world --prefix wt109_",
+              "a twenty-ninth test set drawn as yz-frozen is, rendered in session 100 before the "
+              "seventy-third try and read once at its end"),
 }
 
 
