@@ -213,8 +213,8 @@ SETS = {
               "a twenty-eighth test set drawn as yz-frozen is, rendered in session 100 before the "
               "seventy-second try and read once at its end"),
     "wt109": ("--count 300 --seed 651000 --world --prefix wt109_",
-              "a twenty-ninth test set drawn as yz-frozen is, rendered in session 100 before the "
-              "seventy-third try and read once at its end"),
+              "a twenty-ninth test set drawn as yz-frozen is, rendered in session 100 for the "
+              "seventy-third try, whose candidate failed at dev: left unread for the next try"),
 }
 
 
